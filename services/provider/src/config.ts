@@ -1,0 +1,87 @@
+/**
+ * Configuration from the environment (CONTRACT.md §1), validated once at start.
+ * A bad value stops the service with a message naming the variable.
+ */
+import { z } from 'zod';
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: optionalText,
+  DATA_DIR: z.string().min(1).default('./.data'),
+  REDIS_URL: optionalText,
+  ADMIN_TOKEN: optionalText.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
+  CRON_SECRET: optionalText.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
+  READINESS_OPERATOR_ID: optionalText,
+  CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
+  CLOCK_SKEW_S: z.coerce.number().int().min(1).max(3600).default(300),
+  /** 32-byte key (64 hex chars or base64) that encrypts operator secrets at rest. */
+  SECRET_KEY: optionalText,
+  DEMO_OPERATOR: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_BASE_URL: optionalText,
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  production: boolean;
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  adminToken: string | undefined;
+  cronSecret: string | undefined;
+  readinessOperatorId: string | undefined;
+  callbackTimeoutMs: number;
+  clockSkewSeconds: number;
+  secretKey: string | undefined;
+  demoOperator: boolean;
+  logLevel: string;
+  publicBaseUrl: string | undefined;
+  /** Namespaces Redis keys (tests run side by side on one Redis). */
+  redisKeyPrefix: string;
+  /** How long a request waits for a concurrent duplicate of its idempotency key (CONTRACT.md §13). */
+  idempotencyWaitMs: number;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env, overrides: Partial<Config> = {}): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  return {
+    env: e.NODE_ENV,
+    production,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    redisUrl: e.REDIS_URL,
+    adminToken: e.ADMIN_TOKEN,
+    cronSecret: e.CRON_SECRET,
+    readinessOperatorId: e.READINESS_OPERATOR_ID,
+    callbackTimeoutMs: e.CALLBACK_TIMEOUT_MS,
+    clockSkewSeconds: e.CLOCK_SKEW_S,
+    secretKey: e.SECRET_KEY,
+    demoOperator: !production || e.DEMO_OPERATOR === '1',
+    logLevel: e.LOG_LEVEL,
+    publicBaseUrl: e.PUBLIC_BASE_URL,
+    redisKeyPrefix: 'gp:',
+    idempotencyWaitMs: 10_000,
+    ...overrides,
+  };
+}

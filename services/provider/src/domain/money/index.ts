@@ -1,0 +1,3 @@
+export * from './currencies.js';
+export * from './amount.js';
+export * from './limits.js';

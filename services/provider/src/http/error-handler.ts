@@ -1,0 +1,77 @@
+/**
+ * The one place errors become answers (CONTRACT.md §2): Fastify's error shape with a code from
+ * the catalogue. Framework errors (bad JSON, body too large, wrong content type) are
+ * VALIDATION_ERROR; anything unexpected is a 500 without its message, stack or SQL.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, ERROR_STATUS } from '../errors.js';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+export function errorBody(err: AppError): Record<string, unknown> {
+  return {
+    statusCode: err.statusCode,
+    error: STATUS_TEXT[err.statusCode] ?? 'Error',
+    code: err.code,
+    message: err.message,
+    ...err.extras,
+  };
+}
+
+/** Maps any thrown value to the AppError the client sees. */
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const fe = err as Partial<FastifyError> & { validation?: unknown };
+  if (fe && typeof fe === 'object') {
+    if (fe.code === 'FST_ERR_NOT_FOUND') return new AppError('NOT_FOUND', 'route not found');
+    if (fe.statusCode === 429) return new AppError('RATE_LIMITED', 'too many requests, slow down');
+    if (fe.validation) return new AppError('VALIDATION_ERROR', fe.message ?? 'request failed validation');
+    if (typeof fe.code === 'string' && fe.code.startsWith('FST_ERR_CTP_')) {
+      return new AppError('VALIDATION_ERROR', bodyProblem(fe.code));
+    }
+    if (fe instanceof SyntaxError || fe.statusCode === 400 || fe.statusCode === 413 || fe.statusCode === 415) {
+      return new AppError('VALIDATION_ERROR', 'the request body is not valid JSON');
+    }
+  }
+  return new AppError('INTERNAL_ERROR', 'internal error');
+}
+
+function bodyProblem(code: string): string {
+  switch (code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'the request body is larger than 64 KiB';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'the request body must be application/json';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'the request body is empty';
+    default:
+      return 'the request body is not valid JSON';
+  }
+}
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const appErr = toAppError(err);
+    if (appErr.code === 'INTERNAL_ERROR') {
+      request.log.error({ err }, 'unhandled error');
+    } else if (appErr.statusCode >= 500) {
+      request.log.warn({ code: appErr.code, msg: appErr.message }, 'request failed');
+    }
+    void reply.status(appErr.statusCode).type('application/json').send(errorBody(appErr));
+  });
+  app.setNotFoundHandler((_request, reply) => {
+    const err = new AppError('NOT_FOUND', 'route not found');
+    void reply.status(ERROR_STATUS.NOT_FOUND).send(errorBody(err));
+  });
+}

@@ -1,0 +1,61 @@
+/** GET /health (runtime health and the v1 currency contract) and GET /ready (CONTRACT.md §12–§13). */
+import { z } from 'zod';
+import type { AppInstance, Services } from '../../app.js';
+import { CURRENCY_CODES, CURRENCY_CONTRACT_VERSION, CURRENCY_DECIMALS } from '../../domain/money/index.js';
+import { API_VERSION } from '../openapi.js';
+
+export function healthRoutes(app: AppInstance, s: Services): void {
+  app.get('/health', { schema: { summary: 'Runtime health and the currency contract', tags: ['health'] } }, async () => ({
+    status: 'ok',
+    version: API_VERSION,
+    uptimeSeconds: Math.floor((Date.now() - s.startedAt) / 1000),
+    currencyContract: {
+      version: CURRENCY_CONTRACT_VERSION,
+      currencies: CURRENCY_CODES.map((code) => ({ code, decimals: CURRENCY_DECIMALS[code] })),
+    },
+  }));
+
+  app.get(
+    '/ready',
+    { schema: { summary: 'Readiness: database, Redis, and an operator', tags: ['health'], querystring: z.object({ operatorId: z.string().min(1).max(200).optional() }) } },
+    async (request, reply) => {
+      const checks: Record<string, string> = {};
+      try {
+        await s.db.raw('select 1');
+        checks.database = 'ok';
+      } catch {
+        checks.database = 'unreachable';
+      }
+      if (s.kv.mode === 'in-process') {
+        checks.redis = 'in-process';
+      } else {
+        try {
+          await s.kv.ping();
+          checks.redis = 'ok';
+        } catch {
+          checks.redis = 'unreachable';
+        }
+      }
+      const operatorId = request.query.operatorId ?? s.config.readinessOperatorId;
+      if (operatorId) {
+        if (checks.database !== 'ok') {
+          checks.operator = 'unknown (database unreachable)';
+        } else {
+          const op = await s.operators.get(s.db, operatorId);
+          checks.operator = !op ? 'not found' : !op.enabled ? 'disabled' : s.wallet.circuitOpen(op.operatorId) ? 'wallet circuit open' : 'ok';
+        }
+      }
+      const ready = Object.values(checks).every((v) => v === 'ok' || v === 'in-process');
+      if (ready) return { ready, checks };
+      const failing = Object.entries(checks).filter(([, v]) => v !== 'ok' && v !== 'in-process').map(([k]) => k);
+      return reply.status(503).send({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        code: 'NOT_READY',
+        message: `not ready: ${failing.join(', ')}`,
+        ready,
+        checks,
+      });
+    },
+  );
+}

@@ -1,0 +1,54 @@
+/**
+ * One zod schema per request part validates it, types the handler and feeds /openapi.json.
+ * This is the Fastify type provider and the validator compiler that make that true.
+ */
+import type { FastifyTypeProvider } from 'fastify';
+import type { FastifySchemaCompiler } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+import { stringifyJson } from './json.js';
+
+export interface ZodTypeProvider extends FastifyTypeProvider {
+  validator: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown;
+  serializer: this['schema'] extends z.ZodType ? z.input<this['schema']> : unknown;
+}
+
+/** Marker message: a missing or empty idempotency key is IDEMPOTENCY_REQUIRED, not VALIDATION_ERROR. */
+export const IDEMPOTENCY_REQUIRED_MESSAGE = 'IDEMPOTENCY_REQUIRED';
+
+export function describeIssues(error: z.ZodError, where: string): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${where}${i.path.length ? '.' + i.path.join('.') : ''}: ${i.message}`)
+    .join('; ');
+}
+
+export function toValidationError(error: z.ZodError, where: string): AppError {
+  if (error.issues.some((i) => i.message === IDEMPOTENCY_REQUIRED_MESSAGE)) {
+    return new AppError('IDEMPOTENCY_REQUIRED', 'idempotencyKey is required for requests that move money');
+  }
+  const currency = error.issues.find((i) => i.message === 'UNSUPPORTED_CURRENCY');
+  if (currency) return new AppError('UNSUPPORTED_CURRENCY', 'currency code not supported');
+  return new AppError('VALIDATION_ERROR', describeIssues(error, where));
+}
+
+export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
+  const where = httpPart === 'querystring' ? 'query' : (httpPart ?? 'body');
+  return (data: unknown) => {
+    const result = schema.safeParse(data);
+    if (result.success) return { value: result.data };
+    return { error: toValidationError(result.error, where) };
+  };
+};
+
+export const losslessSerializerCompiler = () => (data: unknown) => stringifyJson(data);
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** OpenAPI documentation fields (http/openapi.ts). */
+    summary?: string;
+    tags?: string[];
+    security?: Record<string, string[]>[];
+    hide?: boolean;
+  }
+}

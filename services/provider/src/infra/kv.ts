@@ -1,0 +1,136 @@
+/**
+ * What the service keeps in Redis (or, without REDIS_URL, in this process): the replay cache of
+ * signed requests (SET NX with a TTL of at least the skew window) and short locks with owner
+ * tokens. Locks save pods from doing the same work twice; exactly-once is the database's job
+ * (conditional updates and unique keys), so a lost lock never moves money twice.
+ */
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+
+export interface Lock {
+  readonly name: string;
+  readonly token: string;
+  /** Releases the lock if this owner still holds it; true when it did. */
+  release(): Promise<boolean>;
+}
+
+export interface KeyValueStore {
+  readonly mode: 'redis' | 'in-process';
+  /** Remembers `key` for `ttlMs`; true when it was not there yet (first use of a nonce). */
+  claimOnce(key: string, ttlMs: number): Promise<boolean>;
+  /** Takes the lock `name` for `ttlMs`, or answers null when another owner holds it. */
+  tryLock(name: string, ttlMs: number): Promise<Lock | null>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** The Redis client, for the rate limiter's counters (null in-process). */
+  readonly redis: Redis | null;
+}
+
+const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+export function createRedisStore(url: string, prefix: string): KeyValueStore {
+  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  redis.on('error', () => {
+    /* reported through /ready and the failing call; ioredis reconnects by itself */
+  });
+  return {
+    mode: 'redis',
+    redis,
+    async claimOnce(key, ttlMs) {
+      const res = await redis.set(prefix + key, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX');
+      return res === 'OK';
+    },
+    async tryLock(name, ttlMs) {
+      const token = randomBytes(16).toString('hex');
+      const key = `${prefix}lock:${name}`;
+      const res = await redis.set(key, token, 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX');
+      if (res !== 'OK') return null;
+      return {
+        name,
+        token,
+        async release() {
+          const n = (await redis.eval(RELEASE_SCRIPT, 1, key, token)) as number;
+          return n === 1;
+        },
+      };
+    },
+    async ping() {
+      await redis.ping();
+    },
+    async close() {
+      redis.disconnect();
+    },
+  };
+}
+
+export function createInProcessStore(now: () => number = Date.now): KeyValueStore {
+  const entries = new Map<string, { value: string; expiresAt: number }>();
+  const live = (key: string): string | undefined => {
+    const e = entries.get(key);
+    if (!e) return undefined;
+    if (e.expiresAt <= now()) {
+      entries.delete(key);
+      return undefined;
+    }
+    return e.value;
+  };
+  const sweep = setInterval(() => {
+    const t = now();
+    for (const [k, e] of entries) if (e.expiresAt <= t) entries.delete(k);
+  }, 60_000);
+  sweep.unref();
+  return {
+    mode: 'in-process',
+    redis: null,
+    async claimOnce(key, ttlMs) {
+      if (live(key) !== undefined) return false;
+      entries.set(key, { value: '1', expiresAt: now() + ttlMs });
+      return true;
+    },
+    async tryLock(name, ttlMs) {
+      const key = `lock:${name}`;
+      if (live(key) !== undefined) return null;
+      const token = randomBytes(16).toString('hex');
+      entries.set(key, { value: token, expiresAt: now() + ttlMs });
+      return {
+        name,
+        token,
+        async release() {
+          if (live(key) !== token) return false;
+          entries.delete(key);
+          return true;
+        },
+      };
+    },
+    async ping() {},
+    async close() {
+      clearInterval(sweep);
+      entries.clear();
+    },
+  };
+}
+
+export function createKeyValueStore(redisUrl: string | undefined, prefix: string): KeyValueStore {
+  return redisUrl ? createRedisStore(redisUrl, prefix) : createInProcessStore();
+}
+
+/**
+ * Runs `fn` holding the lock `name`, waiting up to `waitMs` for it (polling). Throws
+ * LockBusyError when it could not be taken in time.
+ */
+export class LockBusyError extends Error {}
+
+export async function withLock<T>(kv: KeyValueStore, name: string, opts: { ttlMs: number; waitMs: number }, fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + opts.waitMs;
+  let lock = await kv.tryLock(name, opts.ttlMs);
+  while (!lock) {
+    if (Date.now() >= deadline) throw new LockBusyError(`lock ${name} is busy`);
+    await new Promise((r) => setTimeout(r, 25));
+    lock = await kv.tryLock(name, opts.ttlMs);
+  }
+  try {
+    return await fn();
+  } finally {
+    await lock.release().catch(() => false);
+  }
+}

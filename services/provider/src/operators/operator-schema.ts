@@ -1,0 +1,49 @@
+/** The operator-currency profile (SPEC.md "Operator configuration", CONTRACT.md §5 and §7). */
+import { z } from 'zod';
+import type { CurrencyCode } from '../domain/money/index.js';
+import type { GameType } from '../http/schemas.js';
+
+export const abandonedRoundPolicySchema = z
+  .object({
+    /** Hours of inactivity after which the retry job closes an open round. */
+    afterHours: z.number().int().min(1).max(24 * 90).default(24),
+    /** Mines: cash out rounds with at least one revealed tile (others stay open), or keep every round open. */
+    mines: z.enum(['cashout', 'keep_open']).default('cashout'),
+    /** Blackjack: stand every open hand (the dealer plays out), or keep the round open. */
+    blackjack: z.enum(['stand', 'keep_open']).default('stand'),
+  })
+  .strict();
+
+export type AbandonedRoundPolicy = z.output<typeof abandonedRoundPolicySchema>;
+export const DEFAULT_ABANDONED_ROUND_POLICY: AbandonedRoundPolicy = { afterHours: 24, mines: 'cashout', blackjack: 'stand' };
+
+export interface Theme {
+  showBalanceInEmbed: boolean;
+}
+
+export interface Operator {
+  operatorId: string;
+  tenantId: string | null;
+  currency: CurrencyCode;
+  decimals: number;
+  callbackBaseUrl: string;
+  minBet: bigint;
+  maxBet: bigint | null;
+  stakeStep: bigint;
+  maxPayout: bigint;
+  enabledGames: GameType[];
+  theme: Theme;
+  allowedEmbedOrigins: string[];
+  abandonedRoundPolicy: AbandonedRoundPolicy;
+  enabled: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** An operator together with its decrypted shared secret: only the wallet client and signature checks see this. */
+export interface OperatorWithSecret extends Operator {
+  sharedSecret: string;
+}
+
+export const DEMO_OPERATOR_ID = 'demo-usd';
+export const SANDBOX_CALLBACK_BASE = 'sandbox://demo-casino';

@@ -1,0 +1,115 @@
+/** Data access for the operators table. Secrets are sealed on the way in and opened on request. */
+import { CURRENCY_DECIMALS, type CurrencyCode } from '../domain/money/index.js';
+import type { SecretBox } from '../infra/secret-box.js';
+import { toBigInt, toIso, toNullableBigInt, type Queryable } from '../store/db.js';
+import type { GameType } from '../http/schemas.js';
+import { DEFAULT_ABANDONED_ROUND_POLICY, type AbandonedRoundPolicy, type Operator, type OperatorWithSecret } from './operator-schema.js';
+
+interface OperatorRow {
+  operator_id: string;
+  tenant_id: string | null;
+  currency: string;
+  callback_base_url: string;
+  secret_enc: string;
+  min_bet: string;
+  max_bet: string | null;
+  stake_step: string;
+  max_payout: string;
+  enabled_games: GameType[];
+  theme: { showBalanceInEmbed?: boolean };
+  allowed_embed_origins: string[];
+  abandoned_round_policy: Partial<AbandonedRoundPolicy>;
+  enabled: boolean;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+function fromRow(row: OperatorRow): Operator {
+  const currency = row.currency as CurrencyCode;
+  return {
+    operatorId: row.operator_id,
+    tenantId: row.tenant_id,
+    currency,
+    decimals: CURRENCY_DECIMALS[currency],
+    callbackBaseUrl: row.callback_base_url,
+    minBet: toBigInt(row.min_bet),
+    maxBet: toNullableBigInt(row.max_bet),
+    stakeStep: toBigInt(row.stake_step),
+    maxPayout: toBigInt(row.max_payout),
+    enabledGames: row.enabled_games,
+    theme: { showBalanceInEmbed: row.theme.showBalanceInEmbed !== false },
+    allowedEmbedOrigins: row.allowed_embed_origins,
+    abandonedRoundPolicy: { ...DEFAULT_ABANDONED_ROUND_POLICY, ...row.abandoned_round_policy },
+    enabled: row.enabled,
+    createdAt: toIso(row.created_at),
+    updatedAt: toIso(row.updated_at),
+  };
+}
+
+export interface OperatorWrite {
+  operatorId: string;
+  tenantId: string | null;
+  currency: CurrencyCode;
+  callbackBaseUrl: string;
+  sharedSecret: string;
+  minBet: bigint;
+  maxBet: bigint | null;
+  stakeStep: bigint;
+  maxPayout: bigint;
+  enabledGames: GameType[];
+  theme: { showBalanceInEmbed: boolean };
+  allowedEmbedOrigins: string[];
+  abandonedRoundPolicy: AbandonedRoundPolicy;
+  enabled: boolean;
+}
+
+export function createOperatorStore(box: SecretBox) {
+  const toRow = (op: OperatorWrite) => ({
+    operator_id: op.operatorId,
+    tenant_id: op.tenantId,
+    currency: op.currency,
+    callback_base_url: op.callbackBaseUrl,
+    secret_enc: box.seal(op.sharedSecret),
+    min_bet: op.minBet.toString(),
+    max_bet: op.maxBet === null ? null : op.maxBet.toString(),
+    stake_step: op.stakeStep.toString(),
+    max_payout: op.maxPayout.toString(),
+    enabled_games: JSON.stringify(op.enabledGames),
+    theme: JSON.stringify(op.theme),
+    allowed_embed_origins: JSON.stringify(op.allowedEmbedOrigins),
+    abandoned_round_policy: JSON.stringify(op.abandonedRoundPolicy),
+    enabled: op.enabled,
+  });
+
+  return {
+    async get(db: Queryable, operatorId: string): Promise<Operator | null> {
+      const row = await db<OperatorRow>('operators').where({ operator_id: operatorId }).first();
+      return row ? fromRow(row) : null;
+    },
+    async getWithSecret(db: Queryable, operatorId: string): Promise<OperatorWithSecret | null> {
+      const row = await db<OperatorRow>('operators').where({ operator_id: operatorId }).first();
+      return row ? { ...fromRow(row), sharedSecret: box.open(row.secret_enc) } : null;
+    },
+    async list(db: Queryable): Promise<Operator[]> {
+      const rows = await db<OperatorRow>('operators').orderBy('operator_id');
+      return rows.map(fromRow);
+    },
+    /** Create or replace; answers whether it was created. */
+    async upsert(db: Queryable, op: OperatorWrite): Promise<{ operator: Operator; created: boolean }> {
+      const row = toRow(op);
+      const [saved] = await db('operators')
+        .insert(row)
+        .onConflict('operator_id')
+        .merge({ ...row, updated_at: db.fn.now() })
+        .returning<(OperatorRow & { created: boolean })[]>(db.raw('*, (xmax = 0) AS created'));
+      if (!saved) throw new Error('operator upsert returned nothing');
+      return { operator: fromRow(saved), created: saved.created };
+    },
+    /** Insert only when missing (the demo operator). */
+    async insertIfMissing(db: Queryable, op: OperatorWrite): Promise<void> {
+      await db('operators').insert(toRow(op)).onConflict('operator_id').ignore();
+    },
+  };
+}
+
+export type OperatorStore = ReturnType<typeof createOperatorStore>;

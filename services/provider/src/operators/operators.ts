@@ -1,0 +1,152 @@
+/**
+ * Operator-currency profiles: the admin API's create-or-replace with its checks (CONTRACT.md §7),
+ * the admin and public views (never the secret, the public one never the callback base), and
+ * the demo operator `demo-usd` (CONTRACT.md §13).
+ */
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { formatMinorUnits } from '../domain/money/index.js';
+import { AppError } from '../errors.js';
+import { jsonNumber } from '../http/json.js';
+import { amountSchema, currencySchema, gameTypeSchema, GAME_TYPES, toMinorUnits } from '../http/schemas.js';
+import type { Queryable } from '../store/db.js';
+import {
+  abandonedRoundPolicySchema,
+  DEFAULT_ABANDONED_ROUND_POLICY,
+  DEMO_OPERATOR_ID,
+  SANDBOX_CALLBACK_BASE,
+  type Operator,
+} from './operator-schema.js';
+import type { OperatorStore, OperatorWrite } from './operator-store.js';
+
+export const operatorIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only');
+
+const originSchema = z.string().refine((v) => {
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === v;
+  } catch {
+    return false;
+  }
+}, 'must be an origin such as https://casino.example');
+
+export const operatorPutSchema = z
+  .object({
+    currency: currencySchema,
+    callbackBaseUrl: z.string().min(1).max(2000),
+    sharedSecret: z.string().min(16).max(512),
+    minBet: amountSchema,
+    maxBet: amountSchema.optional().nullable(),
+    stakeStep: amountSchema,
+    maxPayout: amountSchema,
+    enabledGames: z.array(gameTypeSchema).max(GAME_TYPES.length).default([...GAME_TYPES]),
+    theme: z.object({ showBalanceInEmbed: z.boolean().default(true) }).strict().default({ showBalanceInEmbed: true }),
+    tenantId: z.string().min(1).max(64).optional().nullable(),
+    allowedEmbedOrigins: z.array(originSchema).max(50).default([]),
+    abandonedRoundPolicy: abandonedRoundPolicySchema.optional(),
+    enabled: z.boolean().default(true),
+  })
+  .strict();
+
+export type OperatorPut = z.output<typeof operatorPutSchema>;
+
+export function checkCallbackBase(url: string, production: boolean): void {
+  if (url === SANDBOX_CALLBACK_BASE) return;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new AppError('VALIDATION_ERROR', 'callbackBaseUrl must be an absolute URL');
+  }
+  const allowed = production ? ['https:'] : ['https:', 'http:'];
+  if (!allowed.includes(parsed.protocol) || parsed.username || parsed.password || parsed.search || parsed.hash) {
+    throw new AppError(
+      'VALIDATION_ERROR',
+      production ? 'callbackBaseUrl must be https:// (or sandbox://demo-casino) in production' : 'callbackBaseUrl must be http(s):// or sandbox://demo-casino',
+    );
+  }
+}
+
+/** Turns an admin PUT body into the profile to store, or refuses it. */
+export function toOperatorWrite(operatorId: string, body: OperatorPut, production: boolean): OperatorWrite {
+  checkCallbackBase(body.callbackBaseUrl, production);
+  const c = body.currency;
+  const minBet = toMinorUnits(body.minBet, c, 'minBet');
+  const stakeStep = toMinorUnits(body.stakeStep, c, 'stakeStep');
+  const maxPayout = toMinorUnits(body.maxPayout, c, 'maxPayout');
+  const maxBet = body.maxBet == null ? null : toMinorUnits(body.maxBet, c, 'maxBet');
+  if (minBet % stakeStep !== 0n) throw new AppError('VALIDATION_ERROR', 'minBet must be a multiple of stakeStep');
+  if (maxBet !== null && maxBet % stakeStep !== 0n) throw new AppError('VALIDATION_ERROR', 'maxBet must be a multiple of stakeStep');
+  if (maxBet !== null && maxBet < minBet) throw new AppError('VALIDATION_ERROR', 'maxBet must not be below minBet');
+  return {
+    operatorId,
+    tenantId: body.tenantId ?? null,
+    currency: c,
+    callbackBaseUrl: body.callbackBaseUrl.replace(/\/+$/, ''),
+    sharedSecret: body.sharedSecret,
+    minBet,
+    maxBet,
+    stakeStep,
+    maxPayout,
+    enabledGames: [...new Set(body.enabledGames)],
+    theme: body.theme,
+    allowedEmbedOrigins: body.allowedEmbedOrigins,
+    abandonedRoundPolicy: body.abandonedRoundPolicy ?? DEFAULT_ABANDONED_ROUND_POLICY,
+    enabled: body.enabled,
+  };
+}
+
+const money = (op: Operator, v: bigint) => jsonNumber(formatMinorUnits(v, op.decimals));
+
+/** GET /api/operators/{operatorId}/config (CONTRACT.md §5). */
+export function publicConfigView(op: Operator) {
+  return {
+    operatorId: op.operatorId,
+    currency: op.currency,
+    decimals: op.decimals,
+    minBet: money(op, op.minBet),
+    maxBet: op.maxBet === null ? null : money(op, op.maxBet),
+    stakeStep: money(op, op.stakeStep),
+    maxPayout: money(op, op.maxPayout),
+    enabledGames: op.enabledGames,
+    theme: op.theme,
+  };
+}
+
+/** The admin view: the whole profile but the secret. */
+export function adminOperatorView(op: Operator) {
+  return {
+    ...publicConfigView(op),
+    tenantId: op.tenantId,
+    callbackBaseUrl: op.callbackBaseUrl,
+    allowedEmbedOrigins: op.allowedEmbedOrigins,
+    abandonedRoundPolicy: op.abandonedRoundPolicy,
+    enabled: op.enabled,
+    createdAt: op.createdAt,
+    updatedAt: op.updatedAt,
+  };
+}
+
+/** The demo profile of CONTRACT.md §1: USD, sandbox wallet, all six games. */
+export function demoOperatorWrite(): OperatorWrite {
+  return {
+    operatorId: DEMO_OPERATOR_ID,
+    tenantId: 'demo',
+    currency: 'USD',
+    callbackBaseUrl: SANDBOX_CALLBACK_BASE,
+    sharedSecret: randomBytes(32).toString('hex'),
+    minBet: 1n, // 0.01 USD
+    maxBet: 100_000n, // 1,000.00 USD
+    stakeStep: 1n,
+    maxPayout: 10_000_000n, // 100,000.00 USD
+    enabledGames: [...GAME_TYPES],
+    theme: { showBalanceInEmbed: true },
+    allowedEmbedOrigins: [],
+    abandonedRoundPolicy: DEFAULT_ABANDONED_ROUND_POLICY,
+    enabled: true,
+  };
+}
+
+export async function ensureDemoOperator(db: Queryable, store: OperatorStore): Promise<void> {
+  await store.insertIfMissing(db, demoOperatorWrite());
+}

@@ -1,0 +1,78 @@
+/**
+ * The database: PostgreSQL through DATABASE_URL, or the embedded PGlite in DATA_DIR when it is
+ * unset (CONTRACT.md §1). Both run the same migrations; every money rule is also a constraint
+ * there (see migrations/).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import knexPkg from 'knex';
+import type { Knex } from 'knex';
+import ClientPgLite from 'knex-pglite';
+import { migrate } from './migrate.js';
+
+const knex = knexPkg.knex ?? (knexPkg as unknown as typeof knexPkg.knex);
+
+export type Db = Knex;
+export type Tx = Knex.Transaction;
+/** Either the database or an open transaction: every data-access function takes one. */
+export type Queryable = Knex | Knex.Transaction;
+
+export interface DbHandle {
+  db: Db;
+  mode: 'postgres' | 'embedded';
+  close(): Promise<void>;
+}
+
+export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string; poolMax?: number }): Promise<DbHandle> {
+  let db: Db;
+  let mode: DbHandle['mode'];
+  if (opts.databaseUrl) {
+    db = knex({
+      client: 'pg',
+      connection: { connectionString: opts.databaseUrl },
+      pool: { min: 0, max: opts.poolMax ?? 10 },
+      acquireConnectionTimeout: 10_000,
+    });
+    mode = 'postgres';
+  } else {
+    const dir = path.resolve(opts.dataDir, 'pg');
+    mkdirSync(dir, { recursive: true });
+    db = knex({ client: ClientPgLite, dialect: 'postgres', connection: { filename: dir } } as Knex.Config);
+    mode = 'embedded';
+  }
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  return { db, mode, close: () => db.destroy() };
+}
+
+/** NUMERIC and int8 columns arrive as strings from pg and sometimes as numbers from PGlite. */
+export function toBigInt(value: unknown): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new Error(`not an exact integer: ${value}`);
+    return BigInt(value);
+  }
+  if (typeof value === 'string') return BigInt(value.includes('.') ? value.replace(/\.0*$/, '') : value);
+  throw new Error(`not an integer column value: ${String(value)}`);
+}
+
+export function toNullableBigInt(value: unknown): bigint | null {
+  return value === null || value === undefined ? null : toBigInt(value);
+}
+
+export function toIso(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  return new Date(String(value)).toISOString();
+}
+
+/** Is this a unique-constraint violation (PostgreSQL 23505)? Optionally of a given constraint. */
+export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+  const e = err as { code?: string; constraint?: string; message?: string } | null;
+  if (!e || e.code !== '23505') return false;
+  if (!constraint) return true;
+  return e.constraint === constraint || (e.message ?? '').includes(constraint);
+}

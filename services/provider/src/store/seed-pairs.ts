@@ -1,0 +1,109 @@
+/**
+ * Seed pairs per operator + player (CONTRACT.md §9): the hidden server seed, its hash, the
+ * client seed and the next nonce. The nonce is taken by one atomic UPDATE, so two bets never
+ * share a nonce, across pods too (and rounds carry UNIQUE (seed_pair_id, nonce)).
+ */
+import { randomBytes } from 'node:crypto';
+import { hashServerSeed, serverSeedFromBytes } from '../domain/fairness/seeds.js';
+import { AppError } from '../errors.js';
+import { toBigInt, type Queryable, type Tx } from './db.js';
+
+export interface SeedPair {
+  id: string;
+  operatorId: string;
+  playerRef: string;
+  serverSeed: string;
+  serverSeedHash: string;
+  clientSeed: string;
+  nextNonce: bigint;
+  revealed: boolean;
+}
+
+interface SeedPairRow {
+  id: string | number;
+  operator_id: string;
+  player_ref: string;
+  server_seed: string;
+  server_seed_hash: string;
+  client_seed: string;
+  next_nonce: string | number;
+  revealed: boolean;
+}
+
+const fromRow = (r: SeedPairRow): SeedPair => ({
+  id: String(r.id),
+  operatorId: r.operator_id,
+  playerRef: r.player_ref,
+  serverSeed: r.server_seed,
+  serverSeedHash: r.server_seed_hash,
+  clientSeed: r.client_seed,
+  nextNonce: toBigInt(r.next_nonce),
+  revealed: r.revealed,
+});
+
+function newPair(operatorId: string, playerRef: string, clientSeed: string) {
+  const serverSeed = serverSeedFromBytes(randomBytes(32));
+  return {
+    operator_id: operatorId,
+    player_ref: playerRef,
+    server_seed: serverSeed,
+    server_seed_hash: hashServerSeed(serverSeed),
+    client_seed: clientSeed,
+    next_nonce: 0,
+  };
+}
+
+export const randomClientSeed = () => randomBytes(8).toString('hex');
+
+/** The player's current pair, created on first use. */
+export async function currentSeedPair(db: Queryable, operatorId: string, playerRef: string): Promise<SeedPair> {
+  const existing = await db<SeedPairRow>('seed_pairs').where({ operator_id: operatorId, player_ref: playerRef, revealed: false }).first();
+  if (existing) return fromRow(existing);
+  await db('seed_pairs').insert(newPair(operatorId, playerRef, randomClientSeed())).onConflict(db.raw('(operator_id, player_ref) WHERE NOT revealed')).ignore();
+  const row = await db<SeedPairRow>('seed_pairs').where({ operator_id: operatorId, player_ref: playerRef, revealed: false }).first();
+  if (!row) throw new Error('seed pair vanished');
+  return fromRow(row);
+}
+
+/**
+ * Takes the next nonce of the player's current pair (creating the pair when missing); a given
+ * clientSeed becomes the pair's client seed (CONTRACT.md §9). Answers the pair as used.
+ */
+export async function reserveNonce(tx: Tx, operatorId: string, playerRef: string, clientSeed: string | undefined): Promise<SeedPair & { nonce: bigint }> {
+  await currentSeedPair(tx, operatorId, playerRef);
+  const rows = await tx<SeedPairRow>('seed_pairs')
+    .where({ operator_id: operatorId, player_ref: playerRef, revealed: false })
+    .update({
+      next_nonce: tx.raw('next_nonce + 1'),
+      ...(clientSeed !== undefined ? { client_seed: clientSeed } : {}),
+    })
+    .returning('*');
+  const row = rows[0];
+  if (!row) throw new Error('no current seed pair');
+  const pair = fromRow(row);
+  return { ...pair, nonce: pair.nextNonce - 1n };
+}
+
+export async function seedPairById(db: Queryable, id: string): Promise<SeedPair | null> {
+  const row = await db<SeedPairRow>('seed_pairs').where({ id }).first();
+  return row ? fromRow(row) : null;
+}
+
+/**
+ * Reveals the current pair and commits a new one (CONTRACT.md §9), refused while an open Mines
+ * or Blackjack round of the player uses the current pair.
+ */
+export async function rotateSeedPair(db: Queryable, operatorId: string, playerRef: string, clientSeed: string | undefined) {
+  await currentSeedPair(db, operatorId, playerRef);
+  const run = async (tx: Tx) => {
+    const current = await tx<SeedPairRow>('seed_pairs').where({ operator_id: operatorId, player_ref: playerRef, revealed: false }).forUpdate().first();
+    if (!current) throw new Error('no current seed pair');
+    const open = await tx('rounds').where({ seed_pair_id: current.id }).whereIn('status', ['debit_requested', 'active']).whereIn('game_type', ['mines', 'blackjack']).first('round_id');
+    if (open) throw new AppError('ACTIVE_ROUND_EXISTS', 'finish the active round before rotating the seed: revealing the seed would reveal its outcome');
+    await tx('seed_pairs').where({ id: current.id }).update({ revealed: true, revealed_at: tx.fn.now() });
+    const [next] = await tx('seed_pairs').insert(newPair(operatorId, playerRef, clientSeed ?? current.client_seed)).returning<SeedPairRow[]>('*');
+    if (!next) throw new Error('seed pair insert returned nothing');
+    return { previous: fromRow(current), next: fromRow(next) };
+  };
+  return 'commit' in db ? run(db as Tx) : (db as import('knex').Knex).transaction(run);
+}

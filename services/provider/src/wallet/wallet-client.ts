@@ -1,0 +1,228 @@
+/**
+ * The wallet client: signed POSTs to {callbackBaseUrl}/wallet/* (SPEC.md Wallet interface,
+ * CONTRACT.md §6 and §11). Each attempt gets a new nonce and timestamp; a timeout, network
+ * error, 429 or 5xx is retried once at once with the identical body and idempotency key. The
+ * answer is classified so the money path can decide: confirmed, refused, or ambiguous.
+ * `sandbox://demo-casino` goes through the same client with an in-process transport.
+ */
+import { Agent, errors as undiciErrors, request } from 'undici';
+import { AppError, type ErrorCode } from '../errors.js';
+import { parseJson } from '../http/json.js';
+import { SANDBOX_CALLBACK_BASE, type OperatorWithSecret } from '../operators/operator-schema.js';
+import { signedHeaders } from './signing.js';
+
+export type WalletPath = '/wallet/validate-session' | '/wallet/balance' | '/wallet/debit' | '/wallet/credit' | '/wallet/rollback';
+
+export interface TransportRequest {
+  operatorId: string;
+  url: string;
+  path: WalletPath;
+  headers: Record<string, string>;
+  body: string;
+  timeoutMs: number;
+}
+
+export interface TransportResponse {
+  statusCode: number;
+  body: string;
+}
+
+export class TransportError extends Error {
+  constructor(
+    readonly kind: 'timeout' | 'network',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface WalletTransport {
+  send(req: TransportRequest): Promise<TransportResponse>;
+  close?(): Promise<void>;
+}
+
+export type OutcomeKind = 'confirmed' | 'refused' | 'conflict' | 'ambiguous';
+
+export interface WalletOutcome {
+  kind: OutcomeKind;
+  url: string;
+  statusCode: number | null;
+  responseText: string | null;
+  /** The parsed JSON answer (numbers exact), when the casino sent JSON. */
+  response: Record<string, unknown> | null;
+  /** CASINO_* for transport failures; the casino's refusal mapped per CONTRACT.md §11. */
+  errorCode: ErrorCode | null;
+  casinoCode: string | null;
+  errorMessage: string | null;
+  attempts: number;
+}
+
+/** Casino refusal codes that pass through as themselves. */
+const PASS_THROUGH: ReadonlySet<string> = new Set(['INSUFFICIENT_FUNDS', 'CURRENCY_MISMATCH', 'INVALID_SESSION', 'UNSUPPORTED_CURRENCY']);
+
+export function httpTransport(): WalletTransport {
+  const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 64, pipelining: 1 });
+  return {
+    async send(req) {
+      try {
+        const res = await request(req.url, {
+          method: 'POST',
+          headers: req.headers,
+          body: req.body,
+          dispatcher: agent,
+          signal: AbortSignal.timeout(req.timeoutMs),
+          headersTimeout: req.timeoutMs,
+          bodyTimeout: req.timeoutMs,
+        });
+        const body = await res.body.text();
+        return { statusCode: res.statusCode, body };
+      } catch (err) {
+        throw classifyTransportError(err);
+      }
+    },
+    async close() {
+      await agent.close();
+    },
+  };
+}
+
+function classifyTransportError(err: unknown): TransportError {
+  const e = err as { name?: string; code?: string; message?: string };
+  if (
+    e?.name === 'TimeoutError' ||
+    e?.name === 'AbortError' ||
+    err instanceof undiciErrors.HeadersTimeoutError ||
+    err instanceof undiciErrors.BodyTimeoutError ||
+    e?.code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
+    return new TransportError('timeout', 'the casino did not answer in time');
+  }
+  return new TransportError('network', `the casino could not be reached (${e?.code ?? e?.name ?? 'error'})`);
+}
+
+export interface WalletClientOptions {
+  timeoutMs: number;
+  http: WalletTransport;
+  sandbox: WalletTransport;
+  now?: () => number;
+  traceHeaders?: () => Record<string, string>;
+  onAttempt?: (info: { operatorId: string; path: WalletPath; outcome: string; durationMs: number }) => void;
+}
+
+export interface WalletClient {
+  call(operator: OperatorWithSecret, path: WalletPath, body: string, idempotencyKey?: string): Promise<WalletOutcome>;
+  /**
+   * The operator's wallet circuit: open after CIRCUIT_FAILURES calls in a row got no answer, for
+   * CIRCUIT_OPEN_MS. While open, new rounds and sessions are refused before any money moves
+   * (CASINO_NETWORK_ERROR) and /ready reports it; credits and rollbacks are still attempted.
+   */
+  circuitOpen(operatorId: string): boolean;
+  close(): Promise<void>;
+}
+
+export const CIRCUIT_FAILURES = 5;
+export const CIRCUIT_OPEN_MS = 15_000;
+
+function parseBody(text: string): Record<string, unknown> | null {
+  try {
+    const v = parseJson(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function createWalletClient(opts: WalletClientOptions): WalletClient {
+  const now = opts.now ?? Date.now;
+  const circuits = new Map<string, { failures: number; openUntil: number }>();
+  const record = (operatorId: string, ok: boolean) => {
+    const c = circuits.get(operatorId) ?? { failures: 0, openUntil: 0 };
+    c.failures = ok ? 0 : c.failures + 1;
+    if (c.failures >= CIRCUIT_FAILURES) c.openUntil = now() + CIRCUIT_OPEN_MS;
+    if (ok) c.openUntil = 0;
+    circuits.set(operatorId, c);
+  };
+  return {
+    circuitOpen(operatorId) {
+      return (circuits.get(operatorId)?.openUntil ?? 0) > now();
+    },
+    async call(operator, path, body, idempotencyKey) {
+      const sandbox = operator.callbackBaseUrl === SANDBOX_CALLBACK_BASE;
+      const transport = sandbox ? opts.sandbox : opts.http;
+      const url = `${operator.callbackBaseUrl}${path}`;
+      let last: WalletOutcome | null = null;
+      for (let attempt = 1; attempt <= 2; attempt++) {
+        const headers: Record<string, string> = {
+          'content-type': 'application/json',
+          ...signedHeaders(operator.operatorId, operator.sharedSecret, 'POST', path, body, now()),
+          ...(idempotencyKey ? { 'x-idempotency-key': idempotencyKey } : {}),
+          ...(opts.traceHeaders?.() ?? {}),
+        };
+        const started = Date.now();
+        let outcome: WalletOutcome;
+        try {
+          const res = await transport.send({ operatorId: operator.operatorId, url, path, headers, body, timeoutMs: opts.timeoutMs });
+          outcome = classifyResponse(url, res, attempt);
+        } catch (err) {
+          const te = err instanceof TransportError ? err : new TransportError('network', 'the casino could not be reached');
+          outcome = {
+            kind: 'ambiguous',
+            url,
+            statusCode: null,
+            responseText: null,
+            response: null,
+            errorCode: te.kind === 'timeout' ? 'CASINO_TIMEOUT' : 'CASINO_NETWORK_ERROR',
+            casinoCode: null,
+            errorMessage: te.message,
+            attempts: attempt,
+          };
+        }
+        opts.onAttempt?.({ operatorId: operator.operatorId, path, outcome: outcome.errorCode ?? outcome.kind, durationMs: Date.now() - started });
+        last = outcome;
+        record(operator.operatorId, outcome.statusCode !== null && outcome.statusCode < 500);
+        if (outcome.kind !== 'ambiguous') break;
+      }
+      return last as WalletOutcome;
+    },
+    async close() {
+      await opts.http.close?.();
+      await opts.sandbox.close?.();
+    },
+  };
+}
+
+function classifyResponse(url: string, res: TransportResponse, attempts: number): WalletOutcome {
+  const response = parseBody(res.body);
+  const casinoCode = typeof response?.code === 'string' ? response.code : null;
+  const base = { url, statusCode: res.statusCode, responseText: res.body, response, casinoCode, attempts };
+  if (res.statusCode >= 200 && res.statusCode < 300) {
+    if (!response) {
+      return { ...base, kind: 'ambiguous', errorCode: 'CASINO_HTTP_ERROR', errorMessage: 'the casino answered without a JSON body' };
+    }
+    return { ...base, kind: 'confirmed', errorCode: null, errorMessage: null };
+  }
+  if (res.statusCode === 429 || res.statusCode >= 500) {
+    return { ...base, kind: 'ambiguous', errorCode: 'CASINO_HTTP_RETRYABLE', errorMessage: `the casino answered HTTP ${res.statusCode}` };
+  }
+  if (res.statusCode === 409) {
+    return { ...base, kind: 'conflict', errorCode: 'CASINO_HTTP_ERROR', errorMessage: 'the casino reported an idempotency conflict' };
+  }
+  const errorCode: ErrorCode = casinoCode && PASS_THROUGH.has(casinoCode) ? (casinoCode as ErrorCode) : 'CASINO_HTTP_ERROR';
+  return { ...base, kind: 'refused', errorCode, errorMessage: `the casino refused with HTTP ${res.statusCode}${casinoCode ? ` ${casinoCode}` : ''}` };
+}
+
+/** The error a client sees for a wallet call that did not succeed. */
+export function outcomeError(outcome: WalletOutcome): AppError {
+  const code = outcome.errorCode ?? 'CASINO_HTTP_ERROR';
+  const message =
+    code === 'INSUFFICIENT_FUNDS'
+      ? 'the casino balance cannot cover the bet'
+      : code === 'CASINO_TIMEOUT'
+        ? 'the casino did not answer in time'
+        : code === 'CASINO_NETWORK_ERROR'
+          ? 'the casino could not be reached'
+          : code === 'CASINO_HTTP_RETRYABLE'
+            ? 'the casino is unavailable (retries exhausted)'
+            : (outcome.errorMessage ?? 'the casino refused the request');
+  return new AppError(code, message, outcome.casinoCode && code !== outcome.casinoCode ? { casinoCode: outcome.casinoCode } : {});
+}

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminHeaders, createTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t?.close());
+
+describe('health and readiness', () => {
+  it('GET /health reports the v1 currency contract', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.status).toBe('ok');
+    expect(body.version).toBe('0.1.0');
+    expect(body.currencyContract.version).toBe('v1');
+    expect(body.currencyContract.currencies).toHaveLength(17);
+    expect(body.currencyContract.currencies).toContainEqual({ code: 'XLM', decimals: 7 });
+    expect(body.currencyContract.currencies).toContainEqual({ code: 'uBTC', decimals: 2 });
+  });
+
+  it('GET /ready checks the database, Redis and an operator', async () => {
+    const ok = await t.app.inject({ method: 'GET', url: '/ready?operatorId=demo-usd' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ ready: true, checks: { database: 'ok', redis: 'ok', operator: 'ok' } });
+    const missing = await t.app.inject({ method: 'GET', url: '/ready?operatorId=nope' });
+    expect(missing.statusCode).toBe(503);
+    expect(missing.json()).toMatchObject({ code: 'NOT_READY', ready: false, checks: { operator: 'not found' } });
+  });
+});
+
+describe('sandbox launch and sessions', () => {
+  it('creates a session for the demo operator', async () => {
+    const launch = await t.app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId: 'demo-usd', playerRef: 'alice', gameType: 'dice' } });
+    expect(launch.statusCode).toBe(200);
+    const { launchToken, launchUrl } = launch.json();
+    expect(launchUrl).toContain('/game.html?operatorId=demo-usd&game=dice&token=');
+    const session = await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId: 'demo-usd', launchToken, gameType: 'dice' } });
+    expect(session.statusCode).toBe(200);
+    const s = session.json();
+    expect(s).toMatchObject({ operatorId: 'demo-usd', playerRef: 'alice', currency: 'USD', balance: 1000, gameType: 'dice', launchMode: 'single' });
+    expect(s.fairness.serverSeedHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(s.fairness.nonce).toBe(0);
+    const bal = await t.app.inject({ method: 'GET', url: `/api/balance?sessionId=${s.sessionId}` });
+    expect(bal.json()).toEqual({ balance: 1000, currency: 'USD' });
+  });
+
+  it('refuses a bad launch token and an unknown operator with INVALID_SESSION', async () => {
+    const bad = await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId: 'demo-usd', launchToken: 'nope' } });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('INVALID_SESSION');
+    const unknown = await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId: 'nobody', launchToken: 'x' } });
+    expect(unknown.json().code).toBe('INVALID_SESSION');
+    const bal = await t.app.inject({ method: 'GET', url: '/api/balance?sessionId=nope' });
+    expect(bal.json().code).toBe('INVALID_SESSION');
+  });
+
+  it('a lobby session has gameType null', async () => {
+    const launch = await t.app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId: 'demo-usd', playerRef: 'bob', gameType: 'dice', launchMode: 'lobby' } });
+    expect(launch.json().launchUrl).toContain('mode=lobby');
+    const session = await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId: 'demo-usd', launchToken: launch.json().launchToken, launchMode: 'lobby' } });
+    expect(session.json()).toMatchObject({ gameType: null, launchMode: 'lobby' });
+  });
+});
+
+describe('validation errors', () => {
+  it.each([
+    ['wrong type', { operatorId: 'demo-usd', launchToken: 5 }],
+    ['missing field', { operatorId: 'demo-usd' }],
+    ['unknown game', { operatorId: 'demo-usd', launchToken: 'x', gameType: 'poker' }],
+  ])('%s is a 400 VALIDATION_ERROR', async (_name, payload) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/sessions', payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ statusCode: 400, error: 'Bad Request', code: 'VALIDATION_ERROR' });
+  });
+
+  it('a body that is not JSON, not JSON-typed or too large is a VALIDATION_ERROR', async () => {
+    const notJson = await t.app.inject({ method: 'POST', url: '/api/sessions', headers: { 'content-type': 'application/json' }, payload: '{"operatorId": ' });
+    expect(notJson.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR' });
+    const text = await t.app.inject({ method: 'POST', url: '/api/sessions', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+    expect(text.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR' });
+    const big = await t.app.inject({ method: 'POST', url: '/api/sessions', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ x: 'a'.repeat(70_000) }) });
+    expect(big.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR' });
+  });
+
+  it('an unknown route is a 404 NOT_FOUND', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().code).toBe('NOT_FOUND');
+  });
+});
+
+describe('admin API', () => {
+  const profile = {
+    currency: 'USD',
+    callbackBaseUrl: 'http://127.0.0.1:9/casino',
+    sharedSecret: 'a-very-secret-operator-secret',
+    minBet: 0.1,
+    stakeStep: 0.01,
+    maxPayout: 5000,
+    enabledGames: ['dice', 'mines'],
+  };
+
+  it('refuses a missing or wrong token with 401 UNAUTHORIZED', async () => {
+    const none = await t.app.inject({ method: 'GET', url: '/api/admin/operators' });
+    expect(none.statusCode).toBe(401);
+    expect(none.json().code).toBe('UNAUTHORIZED');
+    const wrong = await t.app.inject({ method: 'GET', url: '/api/admin/operators', headers: { authorization: 'Bearer wrong' } });
+    expect(wrong.json().code).toBe('UNAUTHORIZED');
+  });
+
+  it('creates an operator pointing at an http://127.0.0.1 casino, never returning the secret', async () => {
+    const res = await t.app.inject({ method: 'PUT', url: '/api/admin/operators/casino-a-usd', headers: adminHeaders, payload: profile });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({ operatorId: 'casino-a-usd', currency: 'USD', decimals: 2, minBet: 0.1, stakeStep: 0.01, maxPayout: 5000, enabledGames: ['dice', 'mines'] });
+    expect(JSON.stringify(body)).not.toContain(profile.sharedSecret);
+    const again = await t.app.inject({ method: 'PUT', url: '/api/admin/operators/casino-a-usd', headers: adminHeaders, payload: profile });
+    expect(again.statusCode).toBe(200);
+    const list = await t.app.inject({ method: 'GET', url: '/api/admin/operators', headers: adminHeaders });
+    expect(list.body).not.toContain(profile.sharedSecret);
+    expect(list.json().operators.map((o: { operatorId: string }) => o.operatorId)).toContain('casino-a-usd');
+    const pub = await t.app.inject({ method: 'GET', url: '/api/operators/casino-a-usd/config' });
+    expect(pub.json()).toEqual({ operatorId: 'casino-a-usd', currency: 'USD', decimals: 2, minBet: 0.1, maxBet: null, stakeStep: 0.01, maxPayout: 5000, enabledGames: ['dice', 'mines'], theme: { showBalanceInEmbed: true } });
+    const stored = await t.services.db('operators').where({ operator_id: 'casino-a-usd' }).first();
+    expect(stored.secret_enc).not.toContain(profile.sharedSecret);
+  });
+
+  it('checks the profile', async () => {
+    const put = (payload: object) => t.app.inject({ method: 'PUT', url: '/api/admin/operators/x', headers: adminHeaders, payload: { ...profile, ...payload } });
+    expect((await put({ currency: 'XYZ' })).json().code).toBe('UNSUPPORTED_CURRENCY');
+    expect((await put({ minBet: 0.105 })).json().code).toBe('VALIDATION_ERROR');
+    expect((await put({ minBet: 0.15, stakeStep: 0.1 })).json().code).toBe('VALIDATION_ERROR');
+    expect((await put({ callbackBaseUrl: 'ftp://x' })).json().code).toBe('VALIDATION_ERROR');
+    expect((await put({ callbackBaseUrl: 'sandbox://demo-casino' })).statusCode).toBe(201);
+  });
+});
+
+describe('openapi', () => {
+  it('serves an OpenAPI 3.1 document generated from the schemas', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    const doc = res.json();
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.version).toBe('0.1.0');
+    const sessionBody = doc.paths['/api/sessions'].post.requestBody.content['application/json'].schema;
+    expect(sessionBody.required).toEqual(['operatorId', 'launchToken']);
+    const put = doc.paths['/api/admin/operators/{operatorId}'].put.requestBody.content['application/json'].schema;
+    expect(put.properties.minBet.type).toBe('number');
+  });
+});
