@@ -90,7 +90,11 @@ export async function up(knex) {
     t.decimal('payout', 40, 0);
     t.text('error_code');
     t.text('error_message');
+    t.text('close_status'); // the final status the round takes once its credit is confirmed
     t.integer('version').notNullable().defaultTo(0);
+    // While a request or the retry job works on the round, nobody else does; a lease that ran
+    // out means the worker died and the retry job may take the round over.
+    t.timestamp('lease_until', { useTz: true });
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('settled_at', { useTz: true });
@@ -102,7 +106,8 @@ export async function up(knex) {
     ADD CONSTRAINT rounds_status_check CHECK (status IN (${inList(STATUSES)})),
     ADD CONSTRAINT rounds_game_check CHECK (game_type IN (${inList(GAMES)})),
     ADD CONSTRAINT rounds_amount_check CHECK (amount > 0 AND total_staked >= amount),
-    ADD CONSTRAINT rounds_payout_check CHECK (payout IS NULL OR payout >= 0)`);
+    ADD CONSTRAINT rounds_payout_check CHECK (payout IS NULL OR payout >= 0),
+    ADD CONSTRAINT rounds_close_status_check CHECK (close_status IS NULL OR close_status IN ('settled', 'cashed_out', 'busted'))`);
   await knex.raw(`CREATE UNIQUE INDEX rounds_one_open_per_player ON rounds (operator_id, player_ref, game_type)
     WHERE game_type IN ('mines', 'blackjack') AND status IN ('debit_requested', 'active')`);
   await knex.raw(`CREATE FUNCTION rounds_final_is_final() RETURNS trigger AS $$
@@ -129,7 +134,8 @@ export async function up(knex) {
     t.text('method').notNullable();
     t.text('path').notNullable();
     t.text('url').notNullable();
-    t.text('request_body').notNullable();
+    t.text('request_body').notNullable(); // for the audit: the launch token masked
+    t.text('request_body_enc').notNullable(); // the exact bytes sent, sealed: a retry sends them again
     t.text('response_body');
     t.integer('status_code');
     t.text('callback_status').notNullable();

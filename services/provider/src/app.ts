@@ -22,6 +22,12 @@ import { adminOperatorRoutes } from './http/routes/admin-operators.js';
 import { operatorConfigRoutes } from './http/routes/operator-config.js';
 import { sandboxRoutes } from './http/routes/sandbox.js';
 import { sessionRoutes } from './http/routes/sessions.js';
+import { betRoutes } from './http/routes/bets.js';
+import { walletRetryRoutes } from './http/routes/wallet-retries.js';
+import { reconciliationRoutes } from './http/routes/reconciliation.js';
+import { fairnessRoutes } from './http/routes/fairness.js';
+import { retryPending } from './rounds/retries.js';
+import type { RoundDeps } from './rounds/round-actions.js';
 
 export type AppInstance = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
 
@@ -35,7 +41,11 @@ export interface Services {
   wallet: WalletClient;
   demoCasino: DemoCasino;
   sessions: SessionService;
+  /** What the money path needs (rounds/). */
+  money: RoundDeps;
   startedAt: number;
+  /** Work started in the background (retries of a new session), awaited on close. */
+  background: Set<Promise<unknown>>;
 }
 
 export interface BuildOptions {
@@ -55,11 +65,25 @@ export async function createServices(config: Config, opts: BuildOptions = {}): P
   const demoCasino = createDemoCasino(db);
   const wallet = createWalletClient({ timeoutMs: config.callbackTimeoutMs, http: opts.httpTransport ?? httpTransport(), sandbox: demoCasino });
   if (config.demoOperator) await ensureDemoOperator(db, operators);
-  const sessions = createSessionService({ db, box, operators, wallet });
-  return { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, startedAt: Date.now() };
+  const background = new Set<Promise<unknown>>();
+  const sessions = createSessionService({
+    db,
+    box,
+    operators,
+    wallet,
+    // A new session starts the retries of that player's pending credits and rollbacks, in the background.
+    retryPlayer: (operatorId, playerRef) => {
+      const p = retryPending(money, { operatorId, playerRef, limit: 100 }).catch(() => undefined);
+      background.add(p);
+      void p.finally(() => background.delete(p));
+    },
+  });
+  const money: RoundDeps = { db, box, operators, wallet, config, sessions, kv };
+  return { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background };
 }
 
 export async function closeServices(s: Services): Promise<void> {
+  await Promise.allSettled([...s.background]);
   await s.wallet.close().catch(() => undefined);
   await s.kv.close().catch(() => undefined);
   await s.dbHandle.close();
@@ -116,6 +140,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   operatorConfigRoutes(app, services);
   sandboxRoutes(app, services);
   sessionRoutes(app, services);
+  betRoutes(app, services);
+  walletRetryRoutes(app, services);
+  reconciliationRoutes(app, services);
+  fairnessRoutes(app, services);
 
   app.addHook('onClose', async () => closeServices(services));
   return { app, services };

@@ -1,0 +1,40 @@
+/** POST /api/bets and GET /api/bets/{roundId} (SPEC.md Endpoints, CONTRACT.md §12). */
+import { z } from 'zod';
+import type { AppInstance, Services } from '../../app.js';
+import { AppError } from '../../errors.js';
+import { placeBet } from '../../rounds/bets.js';
+import { getRound } from '../../rounds/round-store.js';
+import { betView } from '../../rounds/round-view.js';
+import { playerResultView } from '../../rounds/result-view.js';
+import { hasSignatureHeaders, verifyOperatorSignature } from '../auth.js';
+import { amountSchema, clientSeedSchema, gameTypeSchema, idempotencyKeySchema, roundIdParams, sessionIdSchema } from '../schemas.js';
+
+const betBody = z
+  .object({
+    sessionId: sessionIdSchema,
+    gameType: gameTypeSchema,
+    amount: amountSchema,
+    idempotencyKey: idempotencyKeySchema,
+    clientSeed: clientSeedSchema.optional(),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+export function betRoutes(app: AppInstance, s: Services): void {
+  app.post('/api/bets', { schema: { summary: 'Place and settle a dice, limbo, plinko or keno bet', tags: ['player'], body: betBody } }, async (request) =>
+    placeBet(s.money, request.body),
+  );
+
+  app.get(
+    '/api/bets/:roundId',
+    { schema: { summary: 'A stored round with its fairness proof and callback audit', tags: ['player', 'operator'], params: roundIdParams } },
+    async (request) => {
+      // Public by round id (the id is the capability); a signed casino request is scoped to its operator.
+      const scope = hasSignatureHeaders(request) ? await verifyOperatorSignature(request, s) : null;
+      const round = await getRound(s.db, request.params.roundId);
+      if (!round) throw new AppError('ROUND_NOT_FOUND', 'no round with this id');
+      if (scope !== null && round.operatorId !== scope) throw new AppError('FORBIDDEN', 'this round belongs to another operator');
+      return betView(s.db, round, { audit: true, result: playerResultView(round) });
+    },
+  );
+}

@@ -1,0 +1,55 @@
+/** POST /api/fairness/rotate and POST /api/verify (SPEC.md Endpoints, CONTRACT.md §9 and §12). */
+import { z } from 'zod';
+import type { AppInstance, Services } from '../../app.js';
+import { verifyBet } from '../../domain/fairness/verify.js';
+import { GAME_TYPES } from '../../domain/games/games.js';
+import { CURRENCY_DECIMALS, formatMinorUnits, formatMultiplier } from '../../domain/money/index.js';
+import { rotateSeedPair } from '../../store/seed-pairs.js';
+import { jsonNumber } from '../json.js';
+import { amountSchema, clientSeedSchema, currencySchema, sessionIdSchema, toMinorUnits } from '../schemas.js';
+
+const rotateBody = z.object({ sessionId: sessionIdSchema, clientSeed: clientSeedSchema.optional() }).strict();
+
+const verifyBody = z
+  .object({
+    gameType: z.enum(GAME_TYPES),
+    serverSeed: z.string().min(1).max(256),
+    serverSeedHash: z.string().min(1).max(128),
+    clientSeed: z.string().min(1).max(64),
+    nonce: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+    amount: amountSchema,
+    currency: currencySchema.default('USD'),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+export function fairnessRoutes(app: AppInstance, s: Services): void {
+  app.post('/api/fairness/rotate', { schema: { summary: 'Reveal the server seed and commit a new one', tags: ['fairness'], body: rotateBody } }, async (request) => {
+    const session = await s.sessions.get(s.db, request.body.sessionId);
+    const { previous, next } = await rotateSeedPair(s.db, session.operatorId, session.playerRef, request.body.clientSeed);
+    return {
+      previousServerSeed: previous.serverSeed,
+      previousServerSeedHash: previous.serverSeedHash,
+      previousClientSeed: previous.clientSeed,
+      previousNonce: Number(previous.nextNonce),
+      serverSeedHash: next.serverSeedHash,
+      clientSeed: next.clientSeed,
+      nonce: Number(next.nextNonce),
+    };
+  });
+
+  app.post('/api/verify', { schema: { summary: 'Recompute a result from revealed seeds', tags: ['fairness'], body: verifyBody } }, async (request) => {
+    const b = request.body;
+    const amountMinor = toMinorUnits(b.amount, b.currency);
+    const out = verifyBet({ ...b, amountMinor });
+    const money = (v: bigint) => jsonNumber(formatMinorUnits(v, CURRENCY_DECIMALS[b.currency]));
+    return {
+      gameType: out.gameType,
+      result: out.result,
+      multiplier: jsonNumber(formatMultiplier(out.multiplier4)),
+      payout: money(out.payoutMinor),
+      won: out.won,
+      totalStaked: money(out.totalStakedMinor),
+    };
+  });
+}

@@ -1,0 +1,44 @@
+/** GET /api/cron/wallet-retries (SPEC.md endpoint rule 9, CONTRACT.md §13), behind CRON_SECRET. */
+import { z } from 'zod';
+import type { AppInstance, Services } from '../../app.js';
+import { AppError } from '../../errors.js';
+import { retryPending } from '../../rounds/retries.js';
+import { sweepAbandonedRounds } from '../../rounds/abandoned-rounds.js';
+import { requireCron } from '../auth.js';
+
+const query = z.object({
+  operatorId: z.string().min(1).max(200).optional(),
+  playerRef: z.string().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+export function walletRetryRoutes(app: AppInstance, s: Services): void {
+  app.get(
+    '/api/cron/wallet-retries',
+    {
+      schema: { summary: 'Retry pending credits and rollbacks', tags: ['operations'], security: [{ cronSecret: [] }], querystring: query },
+      onRequest: async (request) => requireCron(request, s.config),
+    },
+    async (request) => {
+      let operatorId = request.query.operatorId;
+      if (!operatorId && s.config.production) {
+        if (!s.config.readinessOperatorId) {
+          throw new AppError('WALLET_RETRY_OPERATOR_REQUIRED', 'in production the call needs operatorId (or READINESS_OPERATOR_ID)');
+        }
+        operatorId = s.config.readinessOperatorId;
+      }
+      const filter = { operatorId, playerRef: request.query.playerRef, limit: request.query.limit };
+      const summary = await retryPending(s.money, filter);
+      // Abandoned Mines and Blackjack rounds are closed by the same job (within what is left of `limit`).
+      const closed = await sweepAbandonedRounds(s.money, { ...filter, limit: Math.max(0, filter.limit - summary.scanned) });
+      for (const item of closed) {
+        summary.scanned += 1;
+        summary.retried += 1;
+        if (item.outcome === 'succeeded') summary.succeeded += 1;
+        else summary.stillPending += 1;
+        summary.items.push(item);
+      }
+      return summary;
+    },
+  );
+}

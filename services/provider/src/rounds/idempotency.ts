@@ -1,0 +1,161 @@
+/**
+ * Idempotency of player requests that move money (SPEC.md endpoint rule 1, CONTRACT.md §13).
+ * A record per (operator, session, key) holds a hash of the canonical request. It is claimed in
+ * the same transaction that opens the round (or applies the action), so a request refused
+ * before any wallet call stores nothing. The same key with the same request replays the stored
+ * answer; with another request it is IDEMPOTENCY_CONFLICT; while the first is still running the
+ * duplicate waits for it (up to 10 s), then answers from the round or IDEMPOTENCY_IN_PROGRESS.
+ */
+import { createHash } from 'node:crypto';
+import { AppError } from '../errors.js';
+import { errorBody } from '../http/error-handler.js';
+import { stringifyJson, parseJson } from '../http/json.js';
+import { isUniqueViolation, type Db, type Queryable, type Tx } from '../store/db.js';
+import { getRound, type Round } from './round-store.js';
+
+export interface IdempotencyScope {
+  operatorId: string;
+  sessionId: string;
+  key: string;
+  requestHash: string;
+}
+
+interface RecordRow {
+  id: string | number;
+  request_hash: string;
+  round_id: string | null;
+  state: 'in_progress' | 'completed';
+  response_status: number | null;
+  response_body: unknown;
+  response_round_status: string | null;
+}
+
+/** Canonical JSON (sorted keys) of the request → SHA-256 hex. */
+export function requestHash(value: unknown): string {
+  const canonical = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(canonical);
+    if (v && typeof v === 'object' && !('isLosslessNumber' in v)) {
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+      );
+    }
+    return typeof v === 'bigint' ? v.toString() : v;
+  };
+  return createHash('sha256').update(stringifyJson(canonical(value))).digest('hex');
+}
+
+class KeyTaken extends Error {}
+
+/** Claims the key inside the caller's transaction; a concurrent claim makes the caller start over. */
+export async function claimKey(tx: Tx, scope: IdempotencyScope, roundId: string): Promise<void> {
+  try {
+    await tx('idempotency_records').insert({
+      operator_id: scope.operatorId,
+      session_id: scope.sessionId,
+      idempotency_key: scope.key,
+      request_hash: scope.requestHash,
+      round_id: roundId,
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new KeyTaken();
+    throw err;
+  }
+}
+
+/** Inside a lock: a key someone else claimed meanwhile sends the caller to the replay path. */
+export async function assertKeyFree(db: Queryable, scope: IdempotencyScope): Promise<void> {
+  if (await findRecord(db, scope)) throw new KeyTaken();
+}
+
+/** Stores the answer of a claimed key (a 200 body, or an error that carries its round). */
+export async function completeKey(db: Queryable, scope: IdempotencyScope, answer: { status: number; body: unknown; roundStatus: string | null }): Promise<void> {
+  await db('idempotency_records')
+    .where({ operator_id: scope.operatorId, session_id: scope.sessionId, idempotency_key: scope.key, state: 'in_progress' })
+    .update({
+      state: 'completed',
+      response_status: answer.status,
+      response_body: stringifyJson(answer.body),
+      response_round_status: answer.roundStatus,
+      completed_at: db.fn.now(),
+    });
+}
+
+async function findRecord(db: Queryable, scope: IdempotencyScope): Promise<RecordRow | undefined> {
+  const row: RecordRow | undefined = await db('idempotency_records')
+    .where({ operator_id: scope.operatorId, session_id: scope.sessionId, idempotency_key: scope.key })
+    .first();
+  return row;
+}
+
+function storedAnswer<T>(row: RecordRow): T {
+  const body = typeof row.response_body === 'string' ? parseJson(row.response_body) : parseJson(stringifyJson(row.response_body));
+  if ((row.response_status ?? 200) >= 400) {
+    const b = body as { code: AppError['code']; message: string; [k: string]: unknown };
+    const { statusCode: _s, error: _e, code, message, ...extras } = b;
+    throw new AppError(code, message, extras);
+  }
+  return body as T;
+}
+
+export interface IdempotentRun<T> {
+  scope: IdempotencyScope;
+  waitMs: number;
+  /** Does the work; must call claimKey(tx, scope, roundId) in the transaction that first writes. */
+  execute(): Promise<T>;
+  /** The answer for a key whose round moved on since its answer was stored. */
+  fromRound(round: Round): Promise<T>;
+}
+
+export async function runIdempotent<T>(db: Db, run: IdempotentRun<T>): Promise<T> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const existing = await findRecord(db, run.scope);
+    if (existing) return replay(db, run, existing);
+    try {
+      const answer = await run.execute();
+      await completeKey(db, run.scope, { status: 200, body: answer, roundStatus: roundStatusOf(answer) });
+      return answer;
+    } catch (err) {
+      if (err instanceof KeyTaken) continue;
+      if (err instanceof AppError && typeof err.extras.roundId === 'string') {
+        await completeKey(db, run.scope, { status: err.statusCode, body: errorBody(err), roundStatus: String(err.extras.roundStatus ?? '') || null });
+      }
+      throw err;
+    }
+  }
+  throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'this idempotency key is being processed by another request');
+}
+
+function roundStatusOf(answer: unknown): string | null {
+  const s = (answer as { roundStatus?: unknown } | null)?.roundStatus;
+  return typeof s === 'string' ? s : null;
+}
+
+async function replay<T>(db: Db, run: IdempotentRun<T>, first: RecordRow): Promise<T> {
+  if (first.request_hash !== run.scope.requestHash) {
+    throw new AppError('IDEMPOTENCY_CONFLICT', 'this idempotency key was used for a different request');
+  }
+  const deadline = Date.now() + run.waitMs;
+  let row: RecordRow | undefined = first;
+  while (row && row.state === 'in_progress' && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    row = await findRecord(db, run.scope);
+  }
+  if (!row) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'this idempotency key is being processed by another request');
+  const round = row.round_id ? await getRound(db, row.round_id) : null;
+  if (row.state === 'completed') {
+    // The stored answer, unless the round has moved on since (a pending round that completed).
+    if (!round || row.response_round_status === null || row.response_round_status === publicStatusOf(round)) return storedAnswer<T>(row);
+    return run.fromRound(round);
+  }
+  if (round && !['debit_requested', 'active'].includes(round.status)) return run.fromRound(round);
+  throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'this idempotency key is still being processed; retry shortly');
+}
+
+/** The status a client sees (CONTRACT.md §4): the internal `debit_requested` reads as `active`. */
+export function publicStatusOf(round: Pick<Round, 'status' | 'leaseUntil'>): string {
+  if (round.status !== 'debit_requested') return round.status;
+  const expired = round.leaseUntil !== null && Date.parse(round.leaseUntil) < Date.now();
+  return expired ? 'rollback_pending' : 'active';
+}

@@ -1,0 +1,79 @@
+/**
+ * The protocol of an action on an active Mines or Blackjack round (DESIGN.md "Active rounds"):
+ * find the round and check it belongs to the session's player; then, under the request's
+ * idempotency key, take the Redis lock `round:<id>` (owner token, short expiry), reload the
+ * round, check it is still `active`, and let the game apply its pure transition. The game
+ * writes the new state with `updateRound(..., version)` (or closes the round) in the same
+ * transaction that calls `claimKey`: the lock keeps pods from wasting work, the version check
+ * is what guarantees exactly once.
+ */
+import type { GameType } from '../domain/games/games.js';
+import { AppError } from '../errors.js';
+import { LockBusyError, withLock, type KeyValueStore } from '../infra/kv.js';
+import type { OperatorWithSecret } from '../operators/operator-schema.js';
+import type { SessionWithToken } from '../sessions/sessions.js';
+import type { BetDeps } from './bets.js';
+import { assertKeyFree, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
+import { operatorFor, RoundBusyError } from './money-path.js';
+import { getRound, type Round } from './round-store.js';
+
+export interface RoundDeps extends BetDeps {
+  kv: KeyValueStore;
+}
+
+/** The round of an active-round request: ROUND_NOT_FOUND, or ROUND_SESSION_MISMATCH for another player's session (CONTRACT.md §13). */
+export async function roundOfSession(deps: BetDeps, sessionId: string, roundId: string, gameType: GameType): Promise<{ session: SessionWithToken; round: Round }> {
+  const session = await deps.sessions.get(deps.db, sessionId);
+  const round = await getRound(deps.db, roundId);
+  if (!round || round.gameType !== gameType) throw new AppError('ROUND_NOT_FOUND', `no ${gameType} round with this id`);
+  if (round.operatorId !== session.operatorId || round.playerRef !== session.playerRef) {
+    throw new AppError('ROUND_SESSION_MISMATCH', 'this round belongs to another player');
+  }
+  return { session, round };
+}
+
+export interface RoundActionInput<T> {
+  sessionId: string;
+  roundId: string;
+  gameType: GameType;
+  idempotencyKey: string;
+  /** The request as it identifies itself for conflicts (action name and its arguments). */
+  request: Record<string, unknown>;
+  /** Applies the action to the freshly loaded active round. Must claimKey(tx, scope, roundId) in its writing transaction. */
+  apply(ctx: { round: Round; session: SessionWithToken; operator: OperatorWithSecret; scope: IdempotencyScope }): Promise<T>;
+  /** The answer of a key whose round moved on since its answer was stored. */
+  fromRound(round: Round): Promise<T>;
+}
+
+export const ROUND_LOCK_TTL_MS = 30_000;
+
+export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput<T>): Promise<T> {
+  const { session } = await roundOfSession(deps, input.sessionId, input.roundId, input.gameType);
+  const scope: IdempotencyScope = {
+    operatorId: session.operatorId,
+    sessionId: session.sessionId,
+    key: input.idempotencyKey,
+    requestHash: requestHash({ op: `${input.gameType}:action`, roundId: input.roundId, ...input.request }),
+  };
+  return runIdempotent(deps.db, {
+    scope,
+    waitMs: deps.config.idempotencyWaitMs,
+    fromRound: input.fromRound,
+    execute: async () => {
+      try {
+        return await withLock(deps.kv, `round:${input.roundId}`, { ttlMs: ROUND_LOCK_TTL_MS, waitMs: deps.config.idempotencyWaitMs }, async () => {
+          await assertKeyFree(deps.db, scope);
+          const round = await getRound(deps.db, input.roundId);
+          if (!round) throw new AppError('ROUND_NOT_FOUND', `no ${input.gameType} round with this id`);
+          if (round.status !== 'active') throw new AppError('ROUND_NOT_ACTIVE', `the round is ${round.status}`);
+          const operator = await operatorFor(deps, round.operatorId);
+          return input.apply({ round, session, operator, scope });
+        });
+      } catch (err) {
+        if (err instanceof LockBusyError) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'another action on this round is still running; retry shortly');
+        if (err instanceof RoundBusyError) throw new AppError('ROUND_NOT_ACTIVE', 'the round changed while this action ran; reload it');
+        throw err;
+      }
+    },
+  });
+}

@@ -1,0 +1,101 @@
+/**
+ * The bet as clients see it (CONTRACT.md §12): settled answers of POST /api/bets, the final
+ * answers of Mines and Blackjack, and GET /api/bets/{roundId} with its callback audit. Never a
+ * secret: the audit shows the request bodies with the launch token masked, and the server seed
+ * only once its pair was rotated.
+ */
+import { CURRENCY_DECIMALS, formatMinorUnits, formatMultiplier } from '../domain/money/index.js';
+import { jsonNumber, parseJson } from '../http/json.js';
+import type { Queryable } from '../store/db.js';
+import { seedPairById } from '../store/seed-pairs.js';
+import { publicStatusOf } from './idempotency.js';
+import { callbacksOfRound, FINAL_STATUSES, type Callback, type Round } from './round-store.js';
+
+const FINAL_OR_CLOSING: readonly string[] = [...FINAL_STATUSES, 'credit_pending'];
+
+function jsonOrText(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return parseJson(text);
+  } catch {
+    return text;
+  }
+}
+
+export function auditRecord(c: Callback) {
+  return {
+    method: c.method,
+    path: c.path,
+    url: c.url,
+    idempotencyKey: c.idempotencyKey,
+    attemptCount: c.attemptCount,
+    requestBody: jsonOrText(c.requestBody),
+    responseBody: jsonOrText(c.responseBody),
+    statusCode: c.statusCode,
+    callbackStatus: c.callbackStatus,
+    errorMessage: c.errorMessage,
+    createdAt: c.createdAt,
+  };
+}
+
+export function casinoTransactions(callbacks: Callback[]) {
+  const id = (c: Callback | undefined) => (c && c.callbackStatus === 'succeeded' ? c.casinoTransactionId : null);
+  const bet = callbacks.find((c) => c.operation === 'debit' && c.purpose === 'bet');
+  return {
+    debit: id(bet),
+    credit: id(callbacks.find((c) => c.operation === 'credit')),
+    rollback: id(callbacks.find((c) => c.operation === 'rollback' && c.debitIdempotencyKey === bet?.idempotencyKey)),
+    extraDebits: callbacks
+      .filter((c) => c.operation === 'debit' && c.purpose !== 'bet' && c.callbackStatus === 'succeeded')
+      .map((c) => ({ kind: c.purpose, id: c.casinoTransactionId })),
+  };
+}
+
+export interface ViewOptions {
+  /** The game's result as the player may see it now (active rounds); defaults to the stored result. */
+  result?: unknown;
+  balance?: bigint | null;
+  audit?: boolean;
+}
+
+export async function betView(db: Queryable, round: Round, opts: ViewOptions = {}) {
+  const callbacks = await callbacksOfRound(db, round.roundId);
+  const pair = await seedPairById(db, round.seedPairId);
+  const decimals = CURRENCY_DECIMALS[round.currency];
+  const money = (v: bigint) => jsonNumber(formatMinorUnits(v, decimals));
+  const closing = FINAL_OR_CLOSING.includes(round.status);
+  const payout = closing && round.payout !== null ? round.payout : 0n;
+  const multiplier = closing && round.multiplier4 !== null ? round.multiplier4 : 0n;
+  const view: Record<string, unknown> = {
+    roundId: round.roundId,
+    roundStatus: publicStatusOf(round),
+    bet: {
+      gameType: round.gameType,
+      amount: money(round.amount),
+      totalStaked: money(round.totalStaked),
+      currency: round.currency,
+      params: round.params,
+      multiplier: jsonNumber(formatMultiplier(multiplier)),
+      payout: money(payout),
+      won: payout > round.totalStaked,
+      operatorId: round.operatorId,
+      playerRef: round.playerRef,
+      createdAt: round.createdAt,
+      settledAt: round.settledAt,
+    },
+    result: opts.result !== undefined ? opts.result : (round.result ?? null),
+    fairness: {
+      serverSeedHash: pair?.serverSeedHash ?? null,
+      clientSeed: round.clientSeed,
+      nonce: Number(round.nonce),
+      ...(pair?.revealed ? { serverSeed: pair.serverSeed } : {}),
+    },
+    casinoTransactions: casinoTransactions(callbacks),
+  };
+  if (round.errorCode && ['cancelled', 'rollback_pending', 'error'].includes(round.status)) {
+    view.error = { code: round.errorCode, message: round.errorMessage };
+  }
+  if (opts.balance !== undefined && opts.balance !== null) view.balance = money(opts.balance);
+  if (opts.audit) view.casinoCallbackAudit = callbacks.map(auditRecord);
+  return view;
+}

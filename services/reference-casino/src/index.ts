@@ -1,0 +1,13 @@
+export { startReferenceCasino, type ReferenceCasino, type ReferenceCasinoOptions, type RequestLogEntry } from './server.js';
+export {
+  formatMinor,
+  parseMinor,
+  SPEC_DECIMALS,
+  type CreatePlayerInput,
+  type LaunchTokenOptions,
+  type OperatorConfig,
+  type Transaction,
+  type TransactionType,
+} from './ledger.js';
+export { validateFaultRules, type FaultAction, type FaultRule, type FaultState } from './faults.js';
+export { NONCE_PATTERN, sign, signingPayload, signRequest, type SignatureCode, type SignRequestInput } from './signature.js';
