@@ -1,3 +1,4 @@
+/** Blackjack engine (SPEC.md rule 7, CONTRACT.md §10, §12, §13) on scripted decks. */
 import { describe, it, expect } from 'vitest';
 import {
   applyBlackjackAction,

@@ -1,3 +1,4 @@
+/** Provable fairness (CONTRACT.md §9): the check value, the byte stream, seeds, χ² uniformity. */
 import { createHmac } from 'node:crypto';
 import { describe, it, expect } from 'vitest';
 import { bytesToFloat, floats, roundDigest, streamBytes } from '../../src/domain/fairness/stream.js';

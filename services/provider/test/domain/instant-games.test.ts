@@ -1,3 +1,4 @@
+/** Dice, limbo, plinko, keno (CONTRACT.md §10, §13): edges, schemas, paytable returns. */
 import { describe, it, expect } from 'vitest';
 import { diceMaxMultiplier4, diceMultiplier4, diceParamsSchema, settleDice } from '../../src/domain/games/dice.js';
 import { limboMaxMultiplier4, limboParamsSchema, limboResultHundredths, settleLimbo } from '../../src/domain/games/limbo.js';

@@ -1,3 +1,4 @@
+/** Mines (CONTRACT.md §10, §12, §13): positions, multipliers, the round state and the maxPayout cap. */
 import { describe, it, expect } from 'vitest';
 import {
   applyMaxPayoutCap,

@@ -1,3 +1,4 @@
+/** POST /api/verify as a pure function (CONTRACT.md §9, §12 "Verify"). */
 import { describe, it, expect } from 'vitest';
 import { verifyBet } from '../../src/domain/fairness/verify.js';
 import type { VerifyInput } from '../../src/domain/fairness/verify.js';

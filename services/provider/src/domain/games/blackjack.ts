@@ -22,6 +22,10 @@ export type HandOutcome = 'win' | 'lose' | 'push' | 'blackjack';
 /** `insurance` takes it, `decline_insurance` declines it (HTTP: takeInsurance true / false). */
 export const BLACKJACK_ACTIONS = ['hit', 'stand', 'double', 'split', 'insurance', 'decline_insurance'] as const;
 export type BlackjackAction = (typeof BLACKJACK_ACTIONS)[number];
+/** The insurance request's `takeInsurance` as an action. */
+export function insuranceAction(take: boolean): BlackjackAction {
+  return take ? 'insurance' : 'decline_insurance';
+}
 /** The actions a player view lists (CONTRACT.md §12). */
 export type PublicBlackjackAction = 'hit' | 'stand' | 'double' | 'split' | 'insurance';
 
