@@ -41,7 +41,7 @@ export function formatMinorUnits(minor: bigint, decimals: number): string {
   const abs = negative ? -minor : minor;
   const base = 10n ** BigInt(decimals);
   const whole = abs / base;
-  let frac = (abs % base).toString().padStart(decimals, '0').replace(/0+$/, '');
+  const frac = (abs % base).toString().padStart(decimals, '0').replace(/0+$/, '');
   const text = frac.length > 0 ? `${whole}.${frac}` : `${whole}`;
   return negative ? `-${text}` : text;
 }
