@@ -1,0 +1,117 @@
+/** The money rules the database itself holds (migrations/), whatever the code does. */
+import knexPkg, { type Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../helpers/app.js';
+
+let db: Knex;
+let drop: () => Promise<void>;
+
+beforeAll(async () => {
+  const d = await createTestDatabase();
+  drop = d.drop;
+  db = knexPkg.knex({ client: 'pg', connection: d.url, pool: { min: 0, max: 2 } });
+  await db('operators').insert({
+    operator_id: 'op',
+    currency: 'USD',
+    callback_base_url: 'sandbox://demo-casino',
+    secret_enc: 'x',
+    min_bet: 1,
+    stake_step: 1,
+    max_payout: 1000,
+    enabled_games: JSON.stringify(['dice', 'mines']),
+  });
+  await db('sessions').insert({ session_id: 's1', operator_id: 'op', player_ref: 'p', currency: 'USD', game_type: null, launch_mode: 'lobby', launch_token_enc: 'x' });
+  await db('seed_pairs').insert({ operator_id: 'op', player_ref: 'p', server_seed: 'a', server_seed_hash: 'b', client_seed: 'c' });
+});
+afterAll(async () => {
+  await db?.destroy();
+  await drop?.();
+});
+
+let n = 0;
+async function round(patch: Record<string, unknown> = {}) {
+  const pair = await db('seed_pairs').first('id');
+  const id = `r${++n}`;
+  await db('rounds').insert({
+    round_id: id,
+    operator_id: 'op',
+    player_ref: 'p',
+    session_id: 's1',
+    game_type: 'dice',
+    currency: 'USD',
+    amount: 10,
+    total_staked: 10,
+    params: '{}',
+    seed_pair_id: pair.id,
+    nonce: n,
+    client_seed: 'c',
+    status: 'debit_requested',
+    ...patch,
+  });
+  return id;
+}
+
+describe('database constraints', () => {
+  it('a final round never changes again', async () => {
+    const id = await round();
+    await db('rounds').where({ round_id: id }).update({ status: 'settled' });
+    await expect(db('rounds').where({ round_id: id }).update({ status: 'credit_pending' })).rejects.toThrow(/final/);
+    await expect(db('rounds').where({ round_id: id }).update({ payout: 5 })).rejects.toThrow(/final/);
+    await expect(db('rounds').where({ round_id: id }).delete()).rejects.toThrow(/final/);
+  });
+
+  it('two rounds never share a nonce of one seed pair', async () => {
+    await round({ nonce: 1000 });
+    await expect(round({ nonce: 1000 })).rejects.toThrow(/unique/i);
+  });
+
+  it('one open mines round per player', async () => {
+    await round({ game_type: 'mines', status: 'active', nonce: 2000 });
+    await expect(round({ game_type: 'mines', status: 'debit_requested', nonce: 2001 })).rejects.toThrow(/rounds_one_open_per_player/);
+  });
+
+  it('stakes are positive and statuses known', async () => {
+    await expect(round({ amount: 0, total_staked: 0, nonce: 3000 })).rejects.toThrow(/rounds_amount_check/);
+    await expect(round({ status: 'weird', nonce: 3001 })).rejects.toThrow(/rounds_status_check/);
+  });
+
+  it('one callback per idempotency key, one credit per round, one rollback per debit', async () => {
+    const id = await round({ nonce: 4000 });
+    const cb = (key: string, operation: string, extra: Record<string, unknown> = {}) =>
+      db('wallet_callbacks').insert({
+        round_id: id,
+        operator_id: 'op',
+        player_ref: 'p',
+        operation,
+        purpose: 'bet',
+        idempotency_key: key,
+        amount: 10,
+        currency: 'USD',
+        method: 'POST',
+        path: `/wallet/${operation}`,
+        url: 'x',
+        request_body: '{}',
+        request_body_enc: 'x',
+        callback_status: 'pending',
+        ...extra,
+      });
+    await cb(`${id}:debit`, 'debit');
+    await expect(cb(`${id}:debit`, 'debit')).rejects.toThrow(/unique/i);
+    await cb(`${id}:credit`, 'credit');
+    await expect(cb(`${id}:credit2`, 'credit')).rejects.toThrow(/wallet_callbacks_one_credit/);
+    await cb(`${id}:debit:rollback`, 'rollback', { debit_idempotency_key: `${id}:debit` });
+    await expect(cb(`${id}:debit:rollback2`, 'rollback', { debit_idempotency_key: `${id}:debit` })).rejects.toThrow(/wallet_callbacks_one_rollback/);
+    await db('wallet_callbacks').where({ idempotency_key: `${id}:debit` }).update({ callback_status: 'succeeded' });
+    await expect(db('wallet_callbacks').where({ idempotency_key: `${id}:debit` }).update({ callback_status: 'pending' })).rejects.toThrow(/cannot change/);
+  });
+
+  it('one idempotency record per operator, session and key', async () => {
+    const rec = { operator_id: 'op', session_id: 's1', idempotency_key: 'k', request_hash: 'h' };
+    await db('idempotency_records').insert(rec);
+    await expect(db('idempotency_records').insert(rec)).rejects.toThrow(/unique/i);
+  });
+
+  it('one current seed pair per player', async () => {
+    await expect(db('seed_pairs').insert({ operator_id: 'op', player_ref: 'p', server_seed: 'x', server_seed_hash: 'y', client_seed: 'z' })).rejects.toThrow(/seed_pairs_one_current/);
+  });
+});
