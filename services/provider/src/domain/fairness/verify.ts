@@ -34,6 +34,8 @@ export interface VerifyInput {
   /** default USD */
   currency?: string;
   params?: unknown;
+  /** How amounts inside a Blackjack result are written (default: a JS number in the currency's decimals). */
+  toAmount?: (minor: bigint) => unknown;
 }
 
 export interface VerifyOutput {
@@ -84,15 +86,15 @@ function verifyBlackjack(
   fl: readonly number[],
   raw: unknown,
   amount: bigint,
-  decimals: number,
-): { result: BlackjackResultView<number>; multiplier4: bigint; payout: bigint; staked: bigint } {
+  toAmount: (minor: bigint) => unknown,
+): { result: BlackjackResultView<unknown>; multiplier4: bigint; payout: bigint; staked: bigint } {
   const params = parse(blackjackVerifyParams, raw, 'blackjack');
   let state: BlackjackState = startBlackjack(fl, amount);
   for (const [i, action] of params.actions.entries()) {
     if (!legalActions(state).includes(action)) throw invalid(`action ${i} (${action}) is not available at that point`);
     state = applyBlackjackAction(state, action).state;
   }
-  const view = blackjackResultView(state, (m) => minorToNumber(m, decimals));
+  const view = blackjackResultView(state, toAmount);
   if (!isFinal(state)) {
     // not played to the end: the player's view, with the cards (the seed is revealed anyway)
     return { result: { ...view, cards: [...state.deck] }, multiplier4: 0n, payout: 0n, staked: totalStaked(state) };
@@ -123,7 +125,7 @@ export function verifyBet(input: VerifyInput): VerifyOutput {
   }
   if (gameType === 'blackjack') {
     const fl = floats(input.serverSeed, input.clientSeed, input.nonce, BLACKJACK_FLOATS);
-    const r = verifyBlackjack(fl, input.params, amount, decimals);
+    const r = verifyBlackjack(fl, input.params, amount, input.toAmount ?? ((m) => minorToNumber(m, decimals)));
     return { gameType, result: r.result, multiplier4: r.multiplier4, payoutMinor: r.payout, won: r.payout > r.staked, totalStakedMinor: r.staked };
   }
   if (!isInstantGame(gameType)) throw invalid(`unknown gameType ${gameType}`);

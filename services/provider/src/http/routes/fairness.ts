@@ -41,8 +41,8 @@ export function fairnessRoutes(app: AppInstance, s: Services): void {
   app.post('/api/verify', { schema: { summary: 'Recompute a result from revealed seeds', tags: ['fairness'], body: verifyBody } }, async (request) => {
     const b = request.body;
     const amountMinor = toMinorUnits(b.amount, b.currency);
-    const out = verifyBet({ ...b, amountMinor });
     const money = (v: bigint) => jsonNumber(formatMinorUnits(v, CURRENCY_DECIMALS[b.currency]));
+    const out = verifyBet({ ...b, amountMinor, toAmount: money });
     return {
       gameType: out.gameType,
       result: out.result,
