@@ -48,6 +48,8 @@ export function requestHash(value: unknown): string {
 
 class KeyTaken extends Error {}
 
+const PENDING_ANSWERS: readonly string[] = ['credit_pending', 'rollback_pending'];
+
 /** Claims the key inside the caller's transaction; a concurrent claim makes the caller start over. */
 export async function claimKey(tx: Tx, scope: IdempotencyScope, roundId: string): Promise<void> {
   try {
@@ -145,9 +147,11 @@ async function replay<T>(db: Db, run: IdempotentRun<T>, first: RecordRow): Promi
   if (!row) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'this idempotency key is being processed by another request');
   const round = row.round_id ? await getRound(db, row.round_id) : null;
   if (row.state === 'completed') {
-    // The stored answer, unless the round has moved on since (a pending round that completed).
-    if (!round || row.response_round_status === null || row.response_round_status === publicStatusOf(round)) return storedAnswer<T>(row);
-    return run.fromRound(round);
+    // The stored answer; only an answer that said the money was still pending (credit_pending,
+    // rollback_pending) gives way to the round as it is now, once that round has moved on.
+    const stored = row.response_round_status;
+    if (round && stored !== null && PENDING_ANSWERS.includes(stored) && stored !== publicStatusOf(round)) return run.fromRound(round);
+    return storedAnswer<T>(row);
   }
   if (round && !['debit_requested', 'active'].includes(round.status)) return run.fromRound(round);
   throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'this idempotency key is still being processed; retry shortly');

@@ -5,7 +5,7 @@
  *
  *   debit_requested ──debit confirmed──▶ (settle) ──▶ credit_pending ──credit confirmed──▶ settled | cashed_out | busted
  *        │                                  └─settlement fails─┐
- *        ├──debit refused (4xx)──▶ error                       ▼
+ *        ├──debit refused (4xx, 1st try)──▶ error              ▼
  *        └──debit ambiguous (timeout, network, 5xx, 409)──▶ rollback_pending ──rollback confirmed──▶ cancelled
  *
  * Mines and Blackjack rounds sit in `active` between their debit and their close. Credits are
@@ -24,7 +24,7 @@ import type { OperatorStore } from '../operators/operator-store.js';
 import { readCasinoBalance, type SessionWithToken } from '../sessions/sessions.js';
 import type { Db, Tx } from '../store/db.js';
 import { reserveNonce } from '../store/seed-pairs.js';
-import { outcomeError, type WalletClient, type WalletOutcome, type WalletPath } from '../wallet/wallet-client.js';
+import { isCleanRefusal, outcomeError, type WalletClient, type WalletOutcome, type WalletPath } from '../wallet/wallet-client.js';
 import {
   getCallback,
   getRound,
@@ -71,7 +71,7 @@ function amountJson(round: Pick<Round, 'currency'>, minor: bigint) {
 }
 
 /** Records a callback (its exact body sealed, a masked copy for the audit) before it is sent. */
-async function recordCallback(
+export async function recordCallback(
   db: Db | Tx,
   deps: MoneyDeps,
   operator: OperatorWithSecret,
@@ -192,15 +192,16 @@ export async function insertRoundWithDebit(tx: Tx, deps: MoneyDeps, input: OpenR
 
 /**
  * Sends the opening debit. Confirmed: answers the casino balance (the round stays
- * `debit_requested` for the caller to move on). Refused: the round ends `error` and the refusal
- * is thrown. Ambiguous: the debit is rolled back and the error thrown with the round's status.
+ * `debit_requested` for the caller to move on). Refused at the first attempt: the round ends
+ * `error` and the refusal is thrown. Ambiguous, or refused only at the retry (the unanswered
+ * first attempt may still land): the debit is rolled back and the error thrown with the round's status.
  */
 export async function debitOpenedRound(deps: MoneyDeps, operator: OperatorWithSecret, opened: OpenedRound): Promise<bigint | null> {
   const { round, debit } = opened;
   const { outcome } = await sendCallback(deps, operator, debit);
   if (outcome.kind === 'confirmed') return balanceFrom(outcome, round);
   const error = outcomeError(outcome);
-  if (outcome.kind === 'refused') {
+  if (isCleanRefusal(outcome)) {
     const ended = await updateRound(deps.db, round.roundId, 'debit_requested', {
       status: 'error',
       errorCode: error.code,

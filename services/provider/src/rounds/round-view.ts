@@ -45,8 +45,10 @@ export function casinoTransactions(callbacks: Callback[]) {
     debit: id(bet),
     credit: id(callbacks.find((c) => c.operation === 'credit')),
     rollback: id(callbacks.find((c) => c.operation === 'rollback' && c.debitIdempotencyKey === bet?.idempotencyKey)),
+    // Extra debits (Blackjack insurance, double, split) that stand: confirmed and not rolled back.
     extraDebits: callbacks
       .filter((c) => c.operation === 'debit' && c.purpose !== 'bet' && c.callbackStatus === 'succeeded')
+      .filter((c) => !callbacks.some((r) => r.operation === 'rollback' && r.debitIdempotencyKey === c.idempotencyKey && r.callbackStatus === 'succeeded'))
       .map((c) => ({ kind: c.purpose, id: c.casinoTransactionId })),
   };
 }

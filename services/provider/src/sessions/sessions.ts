@@ -66,6 +66,9 @@ export function readCasinoBalance(response: Record<string, unknown> | null, curr
   }
 }
 
+/** The wallet interface's `gameType` is a non-empty string: a lobby session (no single game) sends this. */
+export const LOBBY_WALLET_GAME = 'lobby';
+
 export const balanceJson = (minor: bigint, currency: CurrencyCode) => jsonNumber(formatMinorUnits(minor, CURRENCY_DECIMALS[currency]));
 
 export function createSessionService(deps: SessionDeps) {
@@ -87,7 +90,7 @@ export function createSessionService(deps: SessionDeps) {
     const outcome = await wallet.call(
       operator,
       '/wallet/balance',
-      stringifyJson({ operatorId: operator.operatorId, playerRef, gameType, currency }),
+      stringifyJson({ operatorId: operator.operatorId, playerRef, gameType: gameType ?? LOBBY_WALLET_GAME, currency }),
     );
     if (outcome.kind !== 'confirmed') throw outcomeError(outcome);
     return readCasinoBalance(outcome.response, currency);
@@ -104,7 +107,7 @@ export function createSessionService(deps: SessionDeps) {
       const validation = await wallet.call(
         operator,
         '/wallet/validate-session',
-        stringifyJson({ operatorId: operator.operatorId, launchToken: input.launchToken, gameType }),
+        stringifyJson({ operatorId: operator.operatorId, launchToken: input.launchToken, gameType: gameType ?? LOBBY_WALLET_GAME }),
       );
       if (validation.kind !== 'confirmed') {
         if (validation.kind === 'refused' && (validation.casinoCode === 'INVALID_SESSION' || validation.statusCode === 404)) {

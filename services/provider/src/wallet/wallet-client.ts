@@ -211,6 +211,15 @@ function classifyResponse(url: string, res: TransportResponse, attempts: number)
   return { ...base, kind: 'refused', errorCode, errorMessage: `the casino refused with HTTP ${res.statusCode}${casinoCode ? ` ${casinoCode}` : ''}` };
 }
 
+/**
+ * A refusal that proves the debit was not applied: a 4xx (not 409) to the only attempt. A refusal
+ * of the retry does not: the first attempt got no answer and may still be applied (a slow casino
+ * that refuses the retry while the first is in flight), so that debit must be rolled back.
+ */
+export function isCleanRefusal(outcome: WalletOutcome): boolean {
+  return outcome.kind === 'refused' && outcome.attempts === 1;
+}
+
 /** The error a client sees for a wallet call that did not succeed. */
 export function outcomeError(outcome: WalletOutcome): AppError {
   const code = outcome.errorCode ?? 'CASINO_HTTP_ERROR';

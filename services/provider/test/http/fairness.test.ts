@@ -4,7 +4,7 @@ import { hashServerSeed } from '../../src/domain/fairness/seeds.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
-let bodies: string[] = [];
+const bodies: string[] = [];
 
 async function demoSession(playerRef: string, launchMode: 'single' | 'lobby' = 'lobby') {
   const launch = await t.app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId: 'demo-usd', playerRef, gameType: 'dice', launchMode } });
