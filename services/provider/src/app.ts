@@ -26,6 +26,8 @@ import { betRoutes } from './http/routes/bets.js';
 import { walletRetryRoutes } from './http/routes/wallet-retries.js';
 import { reconciliationRoutes } from './http/routes/reconciliation.js';
 import { fairnessRoutes } from './http/routes/fairness.js';
+import { minesRoutes } from './http/routes/mines.js';
+import { blackjackRoutes } from './http/routes/blackjack.js';
 import { retryPending } from './rounds/retries.js';
 import type { RoundDeps } from './rounds/round-actions.js';
 
@@ -144,6 +146,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   walletRetryRoutes(app, services);
   reconciliationRoutes(app, services);
   fairnessRoutes(app, services);
+  minesRoutes(app, services);
+  blackjackRoutes(app, services);
 
   app.addHook('onClose', async () => closeServices(services));
   return { app, services };

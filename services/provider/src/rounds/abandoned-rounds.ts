@@ -9,6 +9,8 @@ import type { Knex } from 'knex';
 import type { GameType } from '../domain/games/games.js';
 import type { AbandonedRoundPolicy } from '../operators/operator-schema.js';
 import { leaseMs } from './money-path.js';
+import { closeAbandonedMinesRound } from './mines.js';
+import { closeAbandonedBlackjackRound } from './blackjack.js';
 import type { RetryFilter, RetryItem } from './retries.js';
 import type { RoundDeps } from './round-actions.js';
 import { roundFromRow, updateRound, type Round } from './round-store.js';
@@ -16,7 +18,7 @@ import { roundFromRow, updateRound, type Round } from './round-store.js';
 /** Closes one abandoned round as the policy says; answers its retry item, or null when the policy keeps it open. */
 export type AbandonedRoundHandler = (deps: RoundDeps, round: Round, policy: AbandonedRoundPolicy) => Promise<RetryItem | null>;
 
-export const ABANDONED_ROUND_HANDLERS: Partial<Record<GameType, AbandonedRoundHandler>> = {};
+export const ABANDONED_ROUND_HANDLERS: Partial<Record<GameType, AbandonedRoundHandler>> = { mines: closeAbandonedMinesRound, blackjack: closeAbandonedBlackjackRound };
 
 export async function sweepAbandonedRounds(deps: RoundDeps, filter: RetryFilter, handlers = ABANDONED_ROUND_HANDLERS): Promise<RetryItem[]> {
   const items: RetryItem[] = [];
@@ -50,6 +52,11 @@ export async function sweepAbandonedRounds(deps: RoundDeps, filter: RetryFilter,
         try {
           const item = await handler(deps, round, policy);
           if (item) items.push(item);
+          // Kept open by the policy: its idle clock starts again, so it does not crowd out the others.
+          else await deps.db('rounds').where({ round_id: round.roundId, status: 'active' }).update({ updated_at: deps.db.fn.now() });
+        } catch {
+          // Left for the next run (its lease is released below); the other rounds go on.
+          items.push({ roundId: round.roundId, operation: 'credit', outcome: 'pending' });
         } finally {
           await updateRound(deps.db, round.roundId, 'active', { leaseUntil: null });
         }

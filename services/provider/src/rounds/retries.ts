@@ -7,13 +7,15 @@
  * - credit_pending   → the same credit again; confirmed → the round's final status.
  * - rollback_pending → the same rollback again; confirmed → cancelled.
  * - debit_requested whose lease ran out (the worker died mid-debit) → an ambiguous debit: rolled back.
- * - active rounds whose lease ran out with an extra debit in flight, and abandoned active
- *   rounds, are handed to `activeRoundHandlers` (Mines and Blackjack register theirs).
+ * - Blackjack extra debits left unresolved by a stopped worker, or whose rollback is not
+ *   confirmed yet: rounds/blackjack.ts `recoverBlackjackExtraDebits`.
+ * Abandoned active rounds are closed by rounds/abandoned-rounds.ts (the same cron call).
  */
 import type { Knex } from 'knex';
 import { AppError } from '../errors.js';
 import { leaseMs, operatorFor, rollbackRound, sendPendingCredit, sendPendingRollback, type MoneyDeps } from './money-path.js';
 import { roundFromRow, type Round } from './round-store.js';
+import { recoverBlackjackExtraDebits } from './blackjack.js';
 
 export interface RetryFilter {
   operatorId?: string | undefined;
@@ -92,6 +94,14 @@ export async function retryPending(deps: MoneyDeps, filter: RetryFilter): Promis
       summary.stillPending += 1;
       summary.items.push({ roundId: round.roundId, operation: round.status === 'credit_pending' ? 'credit' : 'rollback', outcome: 'pending' });
     }
+  }
+  // Blackjack extra debits left unresolved (a stopped worker) or whose rollback is not confirmed yet.
+  for (const item of await recoverBlackjackExtraDebits(deps, { ...filter, limit: filter.limit - summary.scanned })) {
+    summary.scanned += 1;
+    summary.retried += 1;
+    if (item.outcome === 'succeeded') summary.succeeded += 1;
+    else summary.stillPending += 1;
+    summary.items.push(item);
   }
   return summary;
 }

@@ -1,0 +1,54 @@
+/** The Mines active-round endpoints (SPEC.md Endpoints and endpoint rule 5, CONTRACT.md §12, §13). */
+import { z } from 'zod';
+import type { AppInstance, Services } from '../../app.js';
+import { activeMinesRound, cashoutMinesRound, getMinesRound, revealMinesTile, startMinesRound } from '../../rounds/mines.js';
+import { amountSchema, clientSeedSchema, idempotencyKeySchema, roundIdParams, sessionIdSchema } from '../schemas.js';
+
+const mineCountSchema = z.number().int().min(1).max(24);
+
+const startBody = z
+  .object({
+    sessionId: sessionIdSchema,
+    amount: amountSchema,
+    idempotencyKey: idempotencyKeySchema,
+    mineCount: mineCountSchema.optional(),
+    clientSeed: clientSeedSchema.optional(),
+    /** The start form with params (SPEC.md): `params.mineCount`, checked with the game's schema. */
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .strict();
+
+const revealBody = z.object({ sessionId: sessionIdSchema, tile: z.number().int().min(0).max(24), idempotencyKey: idempotencyKeySchema }).strict();
+const cashoutBody = z.object({ sessionId: sessionIdSchema, idempotencyKey: idempotencyKeySchema }).strict();
+const sessionQuery = z.object({ sessionId: sessionIdSchema });
+
+export function minesRoutes(app: AppInstance, s: Services): void {
+  app.post('/api/mines/rounds', { schema: { summary: 'Start a Mines round (one debit)', tags: ['mines'], body: startBody } }, async (request) =>
+    startMinesRound(s.money, request.body),
+  );
+
+  // A static segment outranks `:roundId` in Fastify's router, whatever the order of registration.
+  app.get(
+    '/api/mines/rounds/active',
+    { schema: { summary: "The player's active Mines round, from any of the player's sessions", tags: ['mines'], querystring: sessionQuery } },
+    async (request) => activeMinesRound(s.money, request.query.sessionId),
+  );
+
+  app.get(
+    '/api/mines/rounds/:roundId',
+    { schema: { summary: 'A Mines round (the mines only once it is final)', tags: ['mines'], params: roundIdParams, querystring: sessionQuery } },
+    async (request) => getMinesRound(s.money, request.query.sessionId, request.params.roundId),
+  );
+
+  app.post(
+    '/api/mines/rounds/:roundId/reveal',
+    { schema: { summary: 'Reveal a tile (no wallet movement; a mine closes the round with a zero credit)', tags: ['mines'], params: roundIdParams, body: revealBody } },
+    async (request) => revealMinesTile(s.money, { ...request.body, roundId: request.params.roundId }),
+  );
+
+  app.post(
+    '/api/mines/rounds/:roundId/cashout',
+    { schema: { summary: 'Cash out (one credit of the payout)', tags: ['mines'], params: roundIdParams, body: cashoutBody } },
+    async (request) => cashoutMinesRound(s.money, { ...request.body, roundId: request.params.roundId }),
+  );
+}

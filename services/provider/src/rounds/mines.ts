@@ -1,0 +1,271 @@
+/**
+ * Mines active rounds (SPEC.md endpoint rule 5 and the Mines rows of "States and transitions";
+ * CONTRACT.md §10, §12, §13). The mines are fixed by the committed seed when the round opens
+ * and stay in `rounds.state` until the round is final. Money moves exactly as the spec says:
+ *
+ *   start    one debit (the round opens `debit_requested`, becomes `active` once it is confirmed)
+ *   reveal   safe tile: the new state, no wallet movement; a mine: one credit of 0 → `busted`;
+ *            the last safe tile, or a payout reaching maxPayout: cashed out (one credit)
+ *   cashout  one credit of floor(amount × multiplier), capped at maxPayout → `cashed_out`
+ *
+ * Every step runs on the money path (money-path.ts) under the request's idempotency key; actions
+ * run through runRoundAction (lock `round:<id>` + the round's version), so a duplicate or a
+ * concurrent request on another pod never reveals, or credits, twice.
+ */
+import { floats } from '../domain/fairness/stream.js';
+import { parseGameParams } from '../domain/games/games.js';
+import {
+  cashoutMines,
+  cashoutMultiplier,
+  MINES_FLOATS,
+  minesPayout,
+  minesResultView,
+  revealTile,
+  safeReveals,
+  startMines,
+  type MinesParams,
+  type MinesState,
+} from '../domain/games/mines.js';
+import { minesStateSchema } from '../domain/games/state-schemas.js';
+import { applyMultiplier, checkStake, MULTIPLIER_SCALE } from '../domain/money/index.js';
+import { AppError } from '../errors.js';
+import { toMinorUnits } from '../http/schemas.js';
+import type { OperatorWithSecret } from '../operators/operator-schema.js';
+import type { SessionWithToken } from '../sessions/sessions.js';
+import { isUniqueViolation, type Tx } from '../store/db.js';
+import type { AbandonedRoundHandler } from './abandoned-rounds.js';
+import { openingChecks, roundAnswer } from './bets.js';
+import { assertKeyFree, claimKey, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
+import { closeRound, debitOpenedRound, insertRoundWithDebit, operatorFor, RoundBusyError, type OpenedRound } from './money-path.js';
+import { roundOfSession, runRoundAction, type RoundDeps } from './round-actions.js';
+import { getRound, roundFromRow, updateRound, type Round } from './round-store.js';
+import { betView } from './round-view.js';
+
+export type MinesAnswer = Awaited<ReturnType<typeof betView>>;
+
+/** Open = the debit is on its way or the round is playable: the partial unique index's statuses. */
+const OPEN_STATUSES = ['debit_requested', 'active'] as const;
+const isOpen = (round: Round) => (OPEN_STATUSES as readonly string[]).includes(round.status);
+
+/** The round's state as stored (jsonb). */
+function stateOf(round: Round): MinesState {
+  const raw: unknown = typeof round.state === 'string' ? JSON.parse(round.state) : round.state;
+  return minesStateSchema.parse(raw);
+}
+
+/**
+ * The `result` the player may see: while the round is open its revealed tiles, multiplier and
+ * nextMultiplier, never the mines; once it is closing or final the stored result (with the mines).
+ */
+export function minesPlayerView(round: Round): unknown {
+  if (!isOpen(round)) return round.result ?? null;
+  return round.state === null || round.state === undefined ? null : minesResultView(stateOf(round));
+}
+
+/** The answer of a round as it stands (also for a key whose round moved on since its answer). */
+async function minesAnswer(deps: RoundDeps, round: Round, balance?: bigint | null): Promise<MinesAnswer> {
+  if (round.status === 'error' || round.status === 'cancelled' || round.status === 'rollback_pending') return roundAnswer(deps, round);
+  return betView(deps.db, round, { result: minesPlayerView(round), balance });
+}
+
+/* ------------------------------------------------------------------------------------ start */
+
+export interface StartMinesInput {
+  sessionId: string;
+  amount: string;
+  idempotencyKey: string;
+  mineCount?: number | undefined;
+  /** The start form with params (SPEC.md): `params.mineCount`. */
+  params?: Record<string, unknown> | undefined;
+  clientSeed?: string | undefined;
+}
+
+/** `mineCount` comes top-level or as `params.mineCount`; both given and different is a VALIDATION_ERROR. */
+function startParams(input: StartMinesInput): MinesParams {
+  const fromParams = input.params?.mineCount;
+  if (input.mineCount !== undefined && fromParams !== undefined && fromParams !== input.mineCount) {
+    throw new AppError('VALIDATION_ERROR', 'mineCount and params.mineCount differ');
+  }
+  return parseGameParams('mines', { ...input.params, ...(input.mineCount !== undefined ? { mineCount: input.mineCount } : {}) });
+}
+
+export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): Promise<MinesAnswer> {
+  const { session, operator } = await openingChecks(deps, input.sessionId, 'mines');
+  const params = startParams(input);
+  const amount = toMinorUnits(input.amount, session.currency);
+  // No MAX_PAYOUT_EXCEEDED for Mines: its payout is capped at maxPayout instead (CONTRACT.md §10).
+  checkStake(amount, operator);
+
+  const scope: IdempotencyScope = {
+    operatorId: session.operatorId,
+    sessionId: session.sessionId,
+    key: input.idempotencyKey,
+    requestHash: requestHash({ op: 'mines:start', amount, clientSeed: input.clientSeed ?? null, params }),
+  };
+  return runIdempotent(deps.db, {
+    scope,
+    waitMs: deps.config.idempotencyWaitMs,
+    fromRound: (round) => minesAnswer(deps, round),
+    async execute() {
+      const opened = await openMinesRound(deps, scope, { session, operator, amount, params, clientSeed: input.clientSeed });
+      const balance = await debitOpenedRound(deps, operator, opened);
+      const active = await updateRound(deps.db, opened.round.roundId, 'debit_requested', { status: 'active', leaseUntil: null });
+      // null: the retry job took the round over meanwhile (its lease ran out); answer what it became.
+      const round = active ?? (await getRound(deps.db, opened.round.roundId)) ?? opened.round;
+      return minesAnswer(deps, round, balance);
+    },
+  });
+}
+
+/**
+ * One transaction: the nonce, the round with its debit recorded, the mines from the floats of
+ * that nonce under the committed seed, and the request's idempotency key. A second open round of
+ * the player hits the partial unique index (one open Mines round per player): ACTIVE_ROUND_EXISTS,
+ * before any wallet call.
+ */
+async function openMinesRound(
+  deps: RoundDeps,
+  scope: IdempotencyScope,
+  input: { session: SessionWithToken; operator: OperatorWithSecret; amount: bigint; params: MinesParams; clientSeed: string | undefined },
+): Promise<OpenedRound> {
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const opened = await insertRoundWithDebit(tx, deps, { ...input, gameType: 'mines', params: { ...input.params } });
+      const { round } = opened;
+      const state = startMines(floats(opened.serverSeed, round.clientSeed, round.nonce, MINES_FLOATS), input.params.mineCount);
+      const withState = await updateRound(tx, round.roundId, 'debit_requested', { state });
+      if (!withState) throw new Error(`round ${round.roundId} vanished while it was opened`);
+      await claimKey(tx, scope, round.roundId);
+      return { ...opened, round: withState };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'rounds_one_open_per_player')) {
+      // The same request on another pod may have won the race: then this one replays its answer.
+      await assertKeyFree(deps.db, scope);
+      throw new AppError('ACTIVE_ROUND_EXISTS', 'finish the active Mines round first');
+    }
+    throw err;
+  }
+}
+
+/* ---------------------------------------------------------------------------------- actions */
+
+export interface MinesActionInput {
+  sessionId: string;
+  roundId: string;
+  idempotencyKey: string;
+}
+
+export async function revealMinesTile(deps: RoundDeps, input: MinesActionInput & { tile: number }): Promise<MinesAnswer> {
+  return runRoundAction(deps, {
+    ...input,
+    gameType: 'mines',
+    request: { action: 'reveal', tile: input.tile },
+    fromRound: (round) => minesAnswer(deps, round),
+    async apply({ round, session, operator, scope }) {
+      const outcome = revealTile(stateOf(round), input.tile, { amountMinor: round.amount, limits: operator });
+      if (outcome.final) return closeMinesRound(deps, { round, operator, session, scope, state: outcome.state });
+      const updated = await deps.db.transaction(async (tx) => {
+        const next = await updateRound(tx, round.roundId, 'active', { state: outcome.state, bumpVersion: true }, round.version);
+        if (!next) throw new RoundBusyError(`round ${round.roundId} changed during the reveal`);
+        await claimKey(tx, scope, round.roundId);
+        return next;
+      });
+      return minesAnswer(deps, updated);
+    },
+  });
+}
+
+export async function cashoutMinesRound(deps: RoundDeps, input: MinesActionInput): Promise<MinesAnswer> {
+  return runRoundAction(deps, {
+    ...input,
+    gameType: 'mines',
+    request: { action: 'cashout' },
+    fromRound: (round) => minesAnswer(deps, round),
+    async apply({ round, session, operator, scope }) {
+      return closeMinesRound(deps, { round, operator, session, scope, state: cashoutMines(stateOf(round)) });
+    },
+  });
+}
+
+/**
+ * bet.multiplier and payout of a final state (CONTRACT.md §10, §12, §13): 0 and 0 when busted;
+ * else the cashout multiplier of the reveals and floor(amount × it), unless that passes maxPayout:
+ * then payout = maxPayout and the multiplier is the one applied, payout ÷ amount floored.
+ */
+function closeFigures(state: MinesState, amount: bigint, operator: OperatorWithSecret): { multiplier4: bigint; payout: bigint } {
+  if (state.status === 'busted') return { multiplier4: 0n, payout: 0n };
+  const multiplier4 = cashoutMultiplier(state);
+  const payout = minesPayout(state, amount, operator);
+  if (payout < applyMultiplier(amount, multiplier4)) return { multiplier4: (payout * MULTIPLIER_SCALE) / amount, payout };
+  return { multiplier4, payout };
+}
+
+/** Fixes the final state and sends the round's one credit; answers the final (or credit_pending) bet. */
+async function closeMinesRound(
+  deps: RoundDeps,
+  c: { round: Round; operator: OperatorWithSecret; session: Pick<SessionWithToken, 'launchToken'>; scope: IdempotencyScope | null; state: MinesState },
+): Promise<MinesAnswer> {
+  const { round, scope } = c;
+  const closed = await closeRound(deps, c.operator, round, {
+    from: ['active'],
+    version: round.version,
+    result: minesResultView(c.state),
+    state: c.state,
+    ...closeFigures(c.state, round.amount, c.operator),
+    closeStatus: c.state.status === 'busted' ? 'busted' : 'cashed_out',
+    launchToken: c.session.launchToken,
+    ...(scope ? { inTx: (tx: Tx) => claimKey(tx, scope, round.roundId) } : {}),
+  });
+  return minesAnswer(deps, closed.round, closed.balance);
+}
+
+/* ---------------------------------------------------------------------------------- lookups */
+
+export async function getMinesRound(deps: RoundDeps, sessionId: string, roundId: string): Promise<MinesAnswer> {
+  const { round } = await roundOfSession(deps, sessionId, roundId, 'mines');
+  return betView(deps.db, round, { result: minesPlayerView(round), audit: true });
+}
+
+/** The player's open Mines round, whichever of the player's sessions started it (CONTRACT.md §13). */
+export async function activeMinesRound(deps: RoundDeps, sessionId: string): Promise<{ round: MinesAnswer | null }> {
+  const session = await deps.sessions.get(deps.db, sessionId);
+  const row = await deps
+    .db('rounds')
+    .where({ operator_id: session.operatorId, player_ref: session.playerRef, game_type: 'mines' })
+    .whereIn('status', OPEN_STATUSES)
+    .first();
+  return { round: row ? await minesAnswer(deps, roundFromRow(row)) : null };
+}
+
+/* ------------------------------------------------------------------------- abandoned rounds */
+
+/**
+ * Abandoned Mines rounds, policy `cashout` (operators/operator-schema.ts): a round with at least
+ * one revealed tile is cashed out for the player, exactly as their own cashout would (one credit
+ * of its payout, `cashed_out`). A round with no reveal stays open (null): it has no cashout
+ * (CONTRACT.md §13), and closing it as a loss would take a stake the player never played; the
+ * player finds it again on the next launch (GET /api/mines/rounds/active), and the sweep looks at
+ * it again only after another idle period. A player action that got there first wins: the
+ * version check refuses the sweep, and the round is left to it.
+ */
+export const closeAbandonedMinesRound: AbandonedRoundHandler = async (deps, round, policy) => {
+  if (policy.mines !== 'cashout') return null;
+  const state = stateOf(round);
+  if (state.status !== 'active') return null;
+  if (safeReveals(state) === 0) {
+    // Kept open: its idle clock restarts, so the sweep does not claim it (and spend its limit on it) on every run.
+    await updateRound(deps.db, round.roundId, 'active', {}, round.version);
+    return null;
+  }
+  const operator = await operatorFor(deps, round.operatorId);
+  const session = await deps.sessions.get(deps.db, round.sessionId);
+  try {
+    await closeMinesRound(deps, { round, operator, session, scope: null, state: cashoutMines(state) });
+  } catch (err) {
+    if (err instanceof RoundBusyError) return null;
+    throw err;
+  }
+  const after = await getRound(deps.db, round.roundId);
+  return { roundId: round.roundId, operation: 'credit', outcome: after?.status === 'credit_pending' ? 'pending' : 'succeeded' };
+};
