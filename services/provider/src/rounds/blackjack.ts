@@ -70,7 +70,7 @@ import {
   type OpenedRound,
 } from './money-path.js';
 import type { RetryFilter, RetryItem } from './retries.js';
-import { roundOfSession, runRoundAction, type RoundDeps } from './round-actions.js';
+import { roundOfSession, runRoundAction, type RoundDeps, openRoundOfPlayer } from './round-actions.js';
 import { callbacksOfRound, getCallback, getRound, roundFromRow, updateRound, type Callback, type RoundStatus, type Round } from './round-store.js';
 import { betView } from './round-view.js';
 
@@ -528,13 +528,8 @@ export async function getBlackjackRound(deps: RoundDeps, sessionId: string, roun
 
 /** The player's open Blackjack round, whichever of the player's sessions started it (CONTRACT.md §13). */
 export async function activeBlackjackRound(deps: RoundDeps, sessionId: string): Promise<{ round: BlackjackAnswer | null }> {
-  const session = await deps.sessions.get(deps.db, sessionId);
-  const row = await deps
-    .db('rounds')
-    .where({ operator_id: session.operatorId, player_ref: session.playerRef, game_type: 'blackjack' })
-    .whereIn('status', OPEN_STATUSES)
-    .first();
-  return { round: row ? await blackjackAnswer(deps, roundFromRow(row)) : null };
+  const round = await openRoundOfPlayer(deps, sessionId, 'blackjack');
+  return { round: round ? await blackjackAnswer(deps, round) : null };
 }
 
 /* ------------------------------------------------------------------------- abandoned rounds */

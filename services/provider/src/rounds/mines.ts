@@ -37,8 +37,8 @@ import type { AbandonedRoundHandler } from './abandoned-rounds.js';
 import { openingChecks, roundAnswer } from './bets.js';
 import { assertKeyFree, claimKey, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
 import { closeRound, debitOpenedRound, insertRoundWithDebit, operatorFor, RoundBusyError, type OpenedRound } from './money-path.js';
-import { roundOfSession, runRoundAction, type RoundDeps } from './round-actions.js';
-import { getRound, roundFromRow, updateRound, type Round } from './round-store.js';
+import { roundOfSession, runRoundAction, type RoundDeps, openRoundOfPlayer } from './round-actions.js';
+import { getRound, updateRound, type Round } from './round-store.js';
 import { betView } from './round-view.js';
 
 export type MinesAnswer = Awaited<ReturnType<typeof betView>>;
@@ -229,13 +229,8 @@ export async function getMinesRound(deps: RoundDeps, sessionId: string, roundId:
 
 /** The player's open Mines round, whichever of the player's sessions started it (CONTRACT.md §13). */
 export async function activeMinesRound(deps: RoundDeps, sessionId: string): Promise<{ round: MinesAnswer | null }> {
-  const session = await deps.sessions.get(deps.db, sessionId);
-  const row = await deps
-    .db('rounds')
-    .where({ operator_id: session.operatorId, player_ref: session.playerRef, game_type: 'mines' })
-    .whereIn('status', OPEN_STATUSES)
-    .first();
-  return { round: row ? await minesAnswer(deps, roundFromRow(row)) : null };
+  const round = await openRoundOfPlayer(deps, sessionId, 'mines');
+  return { round: round ? await minesAnswer(deps, round) : null };
 }
 
 /* ------------------------------------------------------------------------- abandoned rounds */

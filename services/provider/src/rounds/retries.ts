@@ -96,12 +96,17 @@ export async function retryPending(deps: MoneyDeps, filter: RetryFilter): Promis
     }
   }
   // Blackjack extra debits left unresolved (a stopped worker) or whose rollback is not confirmed yet.
-  for (const item of await recoverBlackjackExtraDebits(deps, { ...filter, limit: filter.limit - summary.scanned })) {
+  addToSummary(summary, await recoverBlackjackExtraDebits(deps, { ...filter, limit: filter.limit - summary.scanned }));
+  return summary;
+}
+
+/** Counts further retried rounds into a summary. */
+export function addToSummary(summary: RetrySummary, items: RetryItem[]): void {
+  for (const item of items) {
     summary.scanned += 1;
     summary.retried += 1;
     if (item.outcome === 'succeeded') summary.succeeded += 1;
     else summary.stillPending += 1;
     summary.items.push(item);
   }
-  return summary;
 }

@@ -15,7 +15,7 @@ import type { SessionWithToken } from '../sessions/sessions.js';
 import type { BetDeps } from './bets.js';
 import { assertKeyFree, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
 import { operatorFor, RoundBusyError } from './money-path.js';
-import { getRound, type Round } from './round-store.js';
+import { getRound, roundFromRow, type Round } from './round-store.js';
 
 export interface RoundDeps extends BetDeps {
   kv: KeyValueStore;
@@ -76,4 +76,15 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
       }
     },
   });
+}
+
+/** The player's open round of a game, whichever of the player's sessions started it (CONTRACT.md §13). */
+export async function openRoundOfPlayer(deps: BetDeps, sessionId: string, gameType: GameType): Promise<Round | null> {
+  const session = await deps.sessions.get(deps.db, sessionId);
+  const row = await deps
+    .db('rounds')
+    .where({ operator_id: session.operatorId, player_ref: session.playerRef, game_type: gameType })
+    .whereIn('status', ['debit_requested', 'active'])
+    .first();
+  return row ? roundFromRow(row) : null;
 }

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { AppInstance, Services } from '../../app.js';
 import { AppError } from '../../errors.js';
-import { retryPending } from '../../rounds/retries.js';
+import { addToSummary, retryPending } from '../../rounds/retries.js';
 import { sweepAbandonedRounds } from '../../rounds/abandoned-rounds.js';
 import { requireCron } from '../auth.js';
 
@@ -30,14 +30,7 @@ export function walletRetryRoutes(app: AppInstance, s: Services): void {
       const filter = { operatorId, playerRef: request.query.playerRef, limit: request.query.limit };
       const summary = await retryPending(s.money, filter);
       // Abandoned Mines and Blackjack rounds are closed by the same job (within what is left of `limit`).
-      const closed = await sweepAbandonedRounds(s.money, { ...filter, limit: Math.max(0, filter.limit - summary.scanned) });
-      for (const item of closed) {
-        summary.scanned += 1;
-        summary.retried += 1;
-        if (item.outcome === 'succeeded') summary.succeeded += 1;
-        else summary.stillPending += 1;
-        summary.items.push(item);
-      }
+      addToSummary(summary, await sweepAbandonedRounds(s.money, { ...filter, limit: Math.max(0, filter.limit - summary.scanned) }));
       return summary;
     },
   );
