@@ -64,7 +64,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const appErr = toAppError(err);
     if (appErr.code === 'INTERNAL_ERROR') {
-      request.log.error({ err }, 'unhandled error');
+      request.log.error({ err: loggableError(err) }, 'unhandled error');
     } else if (appErr.statusCode >= 500) {
       request.log.warn({ code: appErr.code, msg: appErr.message }, 'request failed');
     }
@@ -74,4 +74,17 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const err = new AppError('NOT_FOUND', 'route not found');
     void reply.status(ERROR_STATUS.NOT_FOUND).send(errorBody(err));
   });
+}
+
+/**
+ * What the log keeps of an unexpected error. A database error's message can quote the SQL with
+ * its values (a server seed, say), so only its SQLSTATE and constraint are kept.
+ */
+export function loggableError(err: unknown): Record<string, unknown> {
+  const e = (err ?? {}) as { name?: string; code?: unknown; constraint?: unknown; message?: string; stack?: string };
+  const frames = (e.stack ?? '').split('\n').slice(1, 8).join('\n');
+  const database = typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code);
+  return database
+    ? { type: e.name, code: e.code, constraint: e.constraint, message: 'database error', stack: frames }
+    : { type: e.name, code: e.code, message: e.message, stack: frames };
 }

@@ -149,3 +149,13 @@ describe('openapi', () => {
     expect(put.properties.minBet.type).toBe('number');
   });
 });
+
+describe('logging of unexpected errors', () => {
+  it('keeps only the SQLSTATE of a database error, never its message', async () => {
+    const { loggableError } = await import('../../src/http/error-handler.js');
+    const dbErr = Object.assign(new Error("insert into seed_pairs values ('secret-seed') - duplicate key"), { code: '23505', constraint: 'x' });
+    expect(JSON.stringify(loggableError(dbErr))).not.toContain('secret-seed');
+    expect(loggableError(dbErr)).toMatchObject({ code: '23505', constraint: 'x', message: 'database error' });
+    expect(loggableError(new TypeError('boom'))).toMatchObject({ type: 'TypeError', message: 'boom' });
+  });
+});
