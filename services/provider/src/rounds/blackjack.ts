@@ -25,7 +25,6 @@
  * on the round resolves it (resolveExtraDebits): an extra debit counts only once the state shows
  * its action, any other is rolled back.
  */
-import { floats } from '../domain/fairness/stream.js';
 import { BLACKJACK_FLOATS } from '../domain/games/blackjack-cards.js';
 import {
   applyBlackjackAction,
@@ -49,17 +48,16 @@ import { jsonNumber } from '../http/json.js';
 import { toMinorUnits } from '../http/schemas.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
-import { isUniqueViolation, type Db, type Tx } from '../store/db.js';
+import { type Db, type Tx } from '../store/db.js';
 import { isCleanRefusal, outcomeError } from '../wallet/wallet-client.js';
 import type { AbandonedRoundHandler } from './abandoned-rounds.js';
 import { openingChecks, roundAnswer } from './bets.js';
-import { assertKeyFree, claimKey, completeKey, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
+import { claimKey, completeKey, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
 import {
   balanceFrom,
   closeRound,
   debitOpenedRound,
   extraDebitKey,
-  insertRoundWithDebit,
   leaseMs,
   operatorFor,
   recordCallback,
@@ -70,7 +68,7 @@ import {
   type OpenedRound,
 } from './money-path.js';
 import type { RetryFilter, RetryItem } from './retries.js';
-import { roundOfSession, runRoundAction, type RoundDeps, openRoundOfPlayer } from './round-actions.js';
+import { roundOfSession, runRoundAction, type RoundDeps, openRoundOfPlayer, openActiveRound } from './round-actions.js';
 import { callbacksOfRound, getCallback, getRound, roundFromRow, updateRound, type Callback, type RoundStatus, type Round } from './round-store.js';
 import { betView } from './round-view.js';
 
@@ -162,29 +160,8 @@ export async function startBlackjackRound(deps: RoundDeps, input: StartBlackjack
  * that nonce under the committed seed, and the request's idempotency key. A second open round of
  * the player hits the partial unique index: ACTIVE_ROUND_EXISTS, before any wallet call.
  */
-async function openBlackjackRound(
-  deps: RoundDeps,
-  scope: IdempotencyScope,
-  input: { session: SessionWithToken; operator: OperatorWithSecret; amount: bigint; clientSeed: string | undefined },
-): Promise<OpenedRound> {
-  try {
-    return await deps.db.transaction(async (tx) => {
-      const opened = await insertRoundWithDebit(tx, deps, { ...input, gameType: 'blackjack', params: {} });
-      const { round } = opened;
-      const state = startBlackjack(floats(opened.serverSeed, round.clientSeed, round.nonce, BLACKJACK_FLOATS), input.amount);
-      const withState = await updateRound(tx, round.roundId, 'debit_requested', { state });
-      if (!withState) throw new Error(`round ${round.roundId} vanished while it was opened`);
-      await claimKey(tx, scope, round.roundId);
-      return { ...opened, round: withState };
-    });
-  } catch (err) {
-    if (isUniqueViolation(err, 'rounds_one_open_per_player')) {
-      // The same request on another pod may have won the race: then this one replays its answer.
-      await assertKeyFree(deps.db, scope);
-      throw new AppError('ACTIVE_ROUND_EXISTS', 'finish the active Blackjack round first');
-    }
-    throw err;
-  }
+function openBlackjackRound(deps: RoundDeps, scope: IdempotencyScope, input: { session: SessionWithToken; operator: OperatorWithSecret; amount: bigint; clientSeed: string | undefined }): Promise<OpenedRound> {
+  return openActiveRound(deps, scope, { ...input, gameType: 'blackjack', params: {} }, { floats: BLACKJACK_FLOATS, state: (f) => startBlackjack(f, input.amount) });
 }
 
 /* ---------------------------------------------------------------------------------- actions */

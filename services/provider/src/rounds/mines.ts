@@ -12,7 +12,6 @@
  * run through runRoundAction (lock `round:<id>` + the round's version), so a duplicate or a
  * concurrent request on another pod never reveals, or credits, twice.
  */
-import { floats } from '../domain/fairness/stream.js';
 import { parseGameParams } from '../domain/games/games.js';
 import {
   cashoutMines,
@@ -32,12 +31,12 @@ import { AppError } from '../errors.js';
 import { toMinorUnits } from '../http/schemas.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
-import { isUniqueViolation, type Tx } from '../store/db.js';
+import { type Tx } from '../store/db.js';
 import type { AbandonedRoundHandler } from './abandoned-rounds.js';
 import { openingChecks, roundAnswer } from './bets.js';
-import { assertKeyFree, claimKey, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
-import { closeRound, debitOpenedRound, insertRoundWithDebit, operatorFor, RoundBusyError, type OpenedRound } from './money-path.js';
-import { roundOfSession, runRoundAction, type RoundDeps, openRoundOfPlayer } from './round-actions.js';
+import { claimKey, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
+import { closeRound, debitOpenedRound, operatorFor, RoundBusyError, type OpenedRound } from './money-path.js';
+import { roundOfSession, runRoundAction, type RoundDeps, openRoundOfPlayer, openActiveRound } from './round-actions.js';
 import { getRound, updateRound, type Round } from './round-store.js';
 import { betView } from './round-view.js';
 
@@ -123,29 +122,8 @@ export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): 
  * the player hits the partial unique index (one open Mines round per player): ACTIVE_ROUND_EXISTS,
  * before any wallet call.
  */
-async function openMinesRound(
-  deps: RoundDeps,
-  scope: IdempotencyScope,
-  input: { session: SessionWithToken; operator: OperatorWithSecret; amount: bigint; params: MinesParams; clientSeed: string | undefined },
-): Promise<OpenedRound> {
-  try {
-    return await deps.db.transaction(async (tx) => {
-      const opened = await insertRoundWithDebit(tx, deps, { ...input, gameType: 'mines', params: { ...input.params } });
-      const { round } = opened;
-      const state = startMines(floats(opened.serverSeed, round.clientSeed, round.nonce, MINES_FLOATS), input.params.mineCount);
-      const withState = await updateRound(tx, round.roundId, 'debit_requested', { state });
-      if (!withState) throw new Error(`round ${round.roundId} vanished while it was opened`);
-      await claimKey(tx, scope, round.roundId);
-      return { ...opened, round: withState };
-    });
-  } catch (err) {
-    if (isUniqueViolation(err, 'rounds_one_open_per_player')) {
-      // The same request on another pod may have won the race: then this one replays its answer.
-      await assertKeyFree(deps.db, scope);
-      throw new AppError('ACTIVE_ROUND_EXISTS', 'finish the active Mines round first');
-    }
-    throw err;
-  }
+function openMinesRound(deps: RoundDeps, scope: IdempotencyScope, input: { session: SessionWithToken; operator: OperatorWithSecret; amount: bigint; params: MinesParams; clientSeed: string | undefined }): Promise<OpenedRound> {
+  return openActiveRound(deps, scope, { ...input, gameType: 'mines', params: { ...input.params } }, { floats: MINES_FLOATS, state: (f) => startMines(f, input.params.mineCount) });
 }
 
 /* ---------------------------------------------------------------------------------- actions */

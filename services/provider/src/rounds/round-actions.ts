@@ -13,9 +13,11 @@ import { LockBusyError, withLock, type KeyValueStore } from '../infra/kv.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
 import type { BetDeps } from './bets.js';
-import { assertKeyFree, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
-import { operatorFor, RoundBusyError } from './money-path.js';
-import { getRound, roundFromRow, type Round } from './round-store.js';
+import { floats } from '../domain/fairness/stream.js';
+import { isUniqueViolation } from '../store/db.js';
+import { assertKeyFree, claimKey, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
+import { insertRoundWithDebit, operatorFor, RoundBusyError, type OpenedRound, type OpenRoundInput } from './money-path.js';
+import { getRound, roundFromRow, updateRound, type Round } from './round-store.js';
 
 export interface RoundDeps extends BetDeps {
   kv: KeyValueStore;
@@ -87,4 +89,36 @@ export async function openRoundOfPlayer(deps: BetDeps, sessionId: string, gameTy
     .whereIn('status', ['debit_requested', 'active'])
     .first();
   return row ? roundFromRow(row) : null;
+}
+
+/**
+ * Opens a Mines or Blackjack round: in one transaction the round with its debit recorded, its
+ * state dealt from the committed seed (the outcome is fixed before the player acts, CONTRACT.md
+ * §9) and the request's idempotency key. A second open round of the player is
+ * ACTIVE_ROUND_EXISTS, before any wallet call (unless the same request won the race on another
+ * pod: then this one replays its answer).
+ */
+export async function openActiveRound(
+  deps: RoundDeps,
+  scope: IdempotencyScope,
+  input: OpenRoundInput & { gameType: 'mines' | 'blackjack' },
+  deal: { floats: number; state(floats: number[]): unknown },
+): Promise<OpenedRound> {
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const opened = await insertRoundWithDebit(tx, deps, input);
+      const { round } = opened;
+      const state = deal.state(floats(opened.serverSeed, round.clientSeed, round.nonce, deal.floats));
+      const withState = await updateRound(tx, round.roundId, 'debit_requested', { state });
+      if (!withState) throw new Error(`round ${round.roundId} vanished while it was opened`);
+      await claimKey(tx, scope, round.roundId);
+      return { ...opened, round: withState };
+    });
+  } catch (err) {
+    if (isUniqueViolation(err, 'rounds_one_open_per_player')) {
+      await assertKeyFree(deps.db, scope);
+      throw new AppError('ACTIVE_ROUND_EXISTS', `finish the active ${input.gameType === 'mines' ? 'Mines' : 'Blackjack'} round first`);
+    }
+    throw err;
+  }
 }
