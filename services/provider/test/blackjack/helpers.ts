@@ -14,18 +14,9 @@ import type { TestApp } from '../helpers/app.js';
 import { CRON_SECRET } from '../helpers/app.js';
 import { deck } from '../domain/helpers.js';
 
-export interface Res {
-  statusCode: number;
-  body: string;
-  json(): any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+import { get, key, post, type Res } from '../helpers/requests.js';
+export { get, key, post, type Res };
 
-let counter = 0;
-/** A fresh idempotency key. */
-export const key = (label = 'k') => `${label}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
-
-export const post = (t: TestApp, url: string, payload: Record<string, unknown>): Promise<Res> => t.app.inject({ method: 'POST', url, payload });
-export const get = (t: TestApp, url: string): Promise<Res> => t.app.inject({ method: 'GET', url });
 
 /** A demo-operator session of `playerRef` (single-game Blackjack launch). */
 export async function demoSession(t: TestApp, playerRef: string): Promise<string> {

@@ -27,3 +27,13 @@ export function pick(i: number, n: number): number {
 export function json(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 }
+
+/** The error code a function throws (undefined when it does not throw). */
+export const code = (fn: () => unknown): string | undefined => {
+  try {
+    fn();
+  } catch (e) {
+    return (e as { code?: string }).code;
+  }
+  return undefined;
+};

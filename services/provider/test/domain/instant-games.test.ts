@@ -8,18 +8,10 @@ import { PLINKO_RISKS, KENO_RISKS } from '../../src/domain/games/paytables.js';
 import { GAMES, INSTANT_GAMES, parseGameParams } from '../../src/domain/games/games.js';
 import { floorMul } from '../../src/domain/games/exact.js';
 import { kenoDistribution, mean, plinkoDistribution } from '../../src/domain/games/rtp-theory.js';
-import { pick } from './helpers.js';
+import { pick, code } from './helpers.js';
 
 /** The float whose roll (hundredths) is r: the smallest k/2^32 with floor(k·10001/2^32) = r. */
 const rollFloat = (r: number) => Math.ceil((r * 2 ** 32) / 10_001) / 2 ** 32;
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return undefined;
-};
 
 describe('exact floor(f × n)', () => {
   it('is exact for stream floats and arbitrary doubles', () => {

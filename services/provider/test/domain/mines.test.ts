@@ -16,17 +16,9 @@ import {
 } from '../../src/domain/games/mines.js';
 import type { MinesState } from '../../src/domain/games/mines.js';
 import { minesStateSchema } from '../../src/domain/games/state-schemas.js';
-import { pick } from './helpers.js';
+import { pick, code } from './helpers.js';
 
 const zeros = new Array<number>(24).fill(0); // takes 0, 1, 2, ...
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return undefined;
-};
 
 describe('mine positions', () => {
   it('takes pool[floor(f_i × (25 − i))]; the first mineCount taken are the mines, ascending', () => {

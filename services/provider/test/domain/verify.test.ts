@@ -1,4 +1,5 @@
 /** POST /api/verify as a pure function (CONTRACT.md §9, §12 "Verify"). */
+import { code } from './helpers.js';
 import { describe, it, expect } from 'vitest';
 import { verifyBet } from '../../src/domain/fairness/verify.js';
 import type { VerifyInput } from '../../src/domain/fairness/verify.js';
@@ -19,14 +20,6 @@ const base: VerifyInput = {
   amountMinor: 100n,
   currency: 'USD',
   params: { target: 50, direction: 'over' },
-};
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return undefined;
 };
 
 describe('verifyBet', () => {

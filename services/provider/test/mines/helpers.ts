@@ -3,23 +3,9 @@ import type { ReferenceCasino } from '@gp/reference-casino';
 import { expect } from 'vitest';
 import { adminHeaders, CRON_SECRET, type TestApp } from '../helpers/app.js';
 
-export interface Res {
-  statusCode: number;
-  body: string;
-  json(): any; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
+import { get, key, post, type Res } from '../helpers/requests.js';
+export { get, key, post, type Res };
 
-let counter = 0;
-/** A fresh idempotency key. */
-export const key = (label = 'k') => `${label}-${++counter}-${Math.random().toString(36).slice(2, 8)}`;
-
-export async function post(t: TestApp, url: string, payload: Record<string, unknown>): Promise<Res> {
-  return t.app.inject({ method: 'POST', url, payload });
-}
-
-export async function get(t: TestApp, url: string): Promise<Res> {
-  return t.app.inject({ method: 'GET', url });
-}
 
 /** A demo-operator session of `playerRef` (single-game Mines launch unless told otherwise). */
 export async function demoSession(t: TestApp, playerRef: string, gameType = 'mines'): Promise<string> {
