@@ -2,10 +2,11 @@
  * The application factory: builds the Fastify app and its services from a Config.
  * Order: stores (database, Redis or in-process), domain services, then HTTP plugins and routes.
  */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
-import { registerErrorHandler } from './http/error-handler.js';
+import { frameworkErrors, registerErrorHandler } from './http/error-handler.js';
+import { registerAuthentication } from './http/authentication.js';
 import { parseJson, stringifyJson } from './http/json.js';
 import { registerOpenApi } from './http/openapi.js';
 import { losslessSerializerCompiler, zodValidatorCompiler, type ZodTypeProvider } from './http/zod-provider.js';
@@ -54,6 +55,8 @@ export interface BuildOptions {
   /** Replaces the HTTP transport of wallet callbacks (tests of transport faults). */
   httpTransport?: WalletTransport;
   logger?: boolean | Record<string, unknown>;
+  /** Log every request and its answer (off in tests unless asked: the log scan test asks). */
+  requestLogging?: boolean;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -65,7 +68,7 @@ export async function createServices(config: Config, opts: BuildOptions = {}): P
   const operators = createOperatorStore(box);
   const db = dbHandle.db;
   const demoCasino = createDemoCasino(db);
-  const wallet = createWalletClient({ timeoutMs: config.callbackTimeoutMs, http: opts.httpTransport ?? httpTransport(), sandbox: demoCasino });
+  const wallet = createWalletClient({ timeoutMs: config.callbackTimeoutMs, http: opts.httpTransport ?? httpTransport({ production: config.production }), sandbox: demoCasino });
   if (config.demoOperator) await ensureDemoOperator(db, operators);
   const background = new Set<Promise<unknown>>();
   const sessions = createSessionService({
@@ -91,15 +94,22 @@ export async function closeServices(s: Services): Promise<void> {
   await s.dbHandle.close();
 }
 
-/** Pino options: no secret ever reaches a log line (tokens in query strings are masked). */
+/** Query parameters whose values never reach a log line: launch tokens and session ids (a session id is the player's key). */
+const SECRET_QUERY = /([?&](?:token|launchToken|sessionId|secret|sharedSecret)=)[^&#]*/gi;
+export const maskUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
+
+/** Pino options: no secret ever reaches a log line (tokens and session ids in query strings are masked). */
 function loggerOptions(config: Config, override: BuildOptions['logger']) {
   if (override === false) return false;
   return {
     level: config.logLevel,
-    redact: { paths: ['req.headers.authorization', 'req.headers["x-signature"]', '*.sharedSecret', '*.launchToken'], censor: '[redacted]' },
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-signature"]', 'res.headers["set-cookie"]', '*.sharedSecret', '*.launchToken', '*.sessionId', '*.password'],
+      censor: '[redacted]',
+    },
     serializers: {
       req(req: { method: string; url: string }) {
-        return { method: req.method, url: req.url.replace(/([?&](?:token|launchToken)=)[^&]*/gi, '$1[redacted]') };
+        return { method: req.method, url: maskUrl(req.url) };
       },
     },
     ...(typeof override === 'object' ? override : {}),
@@ -111,9 +121,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const app = Fastify({
     logger: loggerOptions(config, opts.logger),
     bodyLimit: MAX_BODY_BYTES,
-    disableRequestLogging: config.env === 'test',
+    logController: new LogController({ disableRequestLogging: opts.requestLogging === undefined ? config.env === 'test' : !opts.requestLogging }),
     trustProxy: true,
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>() as AppInstance;
 
   app.setValidatorCompiler(zodValidatorCompiler);
@@ -125,7 +136,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json', 'application/*+json'], { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
-    (request as unknown as { rawBody: string }).rawBody = text;
+    request.rawBody = text;
     try {
       done(null, text.trim() === '' ? undefined : parseJson(text));
     } catch {
@@ -136,6 +147,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     done(new AppError('VALIDATION_ERROR', 'the request body must be application/json'), undefined);
   });
 
+  registerAuthentication(app, services);
   registerOpenApi(app);
   healthRoutes(app, services);
   adminOperatorRoutes(app, services);

@@ -9,6 +9,8 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 
+export const SECRET_KEY_RULE = 'must be 32 bytes written as 64 hex characters (e.g. `openssl rand -hex 32`)';
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -21,11 +23,12 @@ const envSchema = z.object({
   READINESS_OPERATOR_ID: optionalText,
   CALLBACK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(3000),
   CLOCK_SKEW_S: z.coerce.number().int().min(1).max(3600).default(300),
-  /** 32-byte key (64 hex chars or base64) that encrypts operator secrets at rest. */
-  SECRET_KEY: optionalText,
+  /** 32 bytes written as 64 hex characters: encrypts operator secrets and launch tokens at rest. */
+  SECRET_KEY: optionalText.refine((v) => v === undefined || /^[0-9a-fA-F]{64}$/.test(v), SECRET_KEY_RULE),
   DEMO_OPERATOR: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_BASE_URL: optionalText,
+  RATE_LIMIT_AUTH_FAILURES_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(20),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -51,6 +54,10 @@ export interface Config {
   redisKeyPrefix: string;
   /** How long a request waits for a concurrent duplicate of its idempotency key (CONTRACT.md §13). */
   idempotencyWaitMs: number;
+  rateLimits: {
+    /** Failed admin, cron and operator authentications per client IP and minute. */
+    authFailuresPerMinute: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -63,6 +70,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const production = e.NODE_ENV === 'production';
+  if (production && !e.SECRET_KEY && !overrides.secretKey) {
+    throw new ConfigError(`Invalid configuration:\n  SECRET_KEY: is required in production; it ${SECRET_KEY_RULE}`);
+  }
   return {
     env: e.NODE_ENV,
     production,
@@ -82,6 +92,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicBaseUrl: e.PUBLIC_BASE_URL,
     redisKeyPrefix: 'gp:',
     idempotencyWaitMs: 10_000,
+    rateLimits: { authFailuresPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_MIN },
     ...overrides,
   };
 }

@@ -29,7 +29,12 @@ export function errorBody(err: AppError): Record<string, unknown> {
   };
 }
 
-/** Maps any thrown value to the AppError the client sees. */
+/**
+ * Maps any thrown value to the AppError the client sees. Every framework error becomes a code of
+ * the catalogue: no route → NOT_FOUND, rate limit → RATE_LIMITED, anything else the client got
+ * wrong (a bad URL encoding, a path parameter over the router's length limit, a body that is not
+ * JSON, too large, of another media type) → VALIDATION_ERROR; anything else → INTERNAL_ERROR.
+ */
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const fe = err as Partial<FastifyError> & { validation?: unknown };
@@ -40,8 +45,11 @@ export function toAppError(err: unknown): AppError {
     if (typeof fe.code === 'string' && fe.code.startsWith('FST_ERR_CTP_')) {
       return new AppError('VALIDATION_ERROR', bodyProblem(fe.code));
     }
-    if (fe instanceof SyntaxError || fe.statusCode === 400 || fe.statusCode === 413 || fe.statusCode === 415) {
-      return new AppError('VALIDATION_ERROR', 'the request body is not valid JSON');
+    if (fe.code === 'FST_ERR_BAD_URL') return new AppError('VALIDATION_ERROR', 'the request path is not a valid URL encoding');
+    if (fe.code === 'FST_ERR_MAX_PARAM_LENGTH' || fe.statusCode === 414) return new AppError('VALIDATION_ERROR', 'a path parameter is too long');
+    if (fe instanceof SyntaxError) return new AppError('VALIDATION_ERROR', 'the request body is not valid JSON');
+    if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+      return new AppError('VALIDATION_ERROR', 'the request is not valid');
     }
   }
   return new AppError('INTERNAL_ERROR', 'internal error');
@@ -58,6 +66,15 @@ function bodyProblem(code: string): string {
     default:
       return 'the request body is not valid JSON';
   }
+}
+
+/**
+ * Fastify's `frameworkErrors` option: the router's own refusals (a bad URL encoding, a path
+ * parameter past its length limit) reach the client in the same envelope as every other error.
+ */
+export function frameworkErrors(err: unknown, _request: FastifyRequest, reply: FastifyReply): void {
+  const appErr = toAppError(err);
+  void reply.status(appErr.statusCode).type('application/json').send(errorBody(appErr));
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

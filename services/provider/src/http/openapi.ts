@@ -90,5 +90,5 @@ export function registerOpenApi(app: FastifyInstance): void {
     }
   });
   let cached: Record<string, unknown> | null = null;
-  app.get('/openapi.json', async () => (cached ??= buildOpenApi(routes)));
+  app.get('/openapi.json', { config: { auth: 'public' } }, async () => (cached ??= buildOpenApi(routes)));
 }

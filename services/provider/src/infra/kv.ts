@@ -18,6 +18,13 @@ export interface KeyValueStore {
   readonly mode: 'redis' | 'in-process';
   /** Remembers `key` for `ttlMs`; true when it was not there yet (first use of a nonce). */
   claimOnce(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Counts one more event under `key` in a fixed window of `windowMs` (the window starts at the
+   * first event); answers the count so far. Rate limits of failed authentication use it.
+   */
+  hit(key: string, windowMs: number): Promise<number>;
+  /** The count under `key` in its current window (0 when none). */
+  hits(key: string): Promise<number>;
   /** Takes the lock `name` for `ttlMs`, or answers null when another owner holds it. */
   tryLock(name: string, ttlMs: number): Promise<Lock | null>;
   ping(): Promise<void>;
@@ -39,6 +46,14 @@ export function createRedisStore(url: string, prefix: string): KeyValueStore {
     async claimOnce(key, ttlMs) {
       const res = await redis.set(prefix + key, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX');
       return res === 'OK';
+    },
+    async hit(key, windowMs) {
+      const k = `${prefix}hits:${key}`;
+      const [[, count]] = (await redis.multi().incr(k).pexpire(k, Math.max(1, Math.ceil(windowMs)), 'NX').exec()) as [[null, number]];
+      return count;
+    },
+    async hits(key) {
+      return Number((await redis.get(`${prefix}hits:${key}`)) ?? 0);
     },
     async tryLock(name, ttlMs) {
       const token = randomBytes(16).toString('hex');
@@ -86,6 +101,16 @@ export function createInProcessStore(now: () => number = Date.now): KeyValueStor
       if (live(key) !== undefined) return false;
       entries.set(key, { value: '1', expiresAt: now() + ttlMs });
       return true;
+    },
+    async hit(key, windowMs) {
+      const k = `hits:${key}`;
+      const count = Number(live(k) ?? 0) + 1;
+      const expiresAt = count === 1 ? now() + windowMs : (entries.get(k)?.expiresAt ?? now() + windowMs);
+      entries.set(k, { value: String(count), expiresAt });
+      return count;
+    },
+    async hits(key) {
+      return Number(live(`hits:${key}`) ?? 0);
     },
     async tryLock(name, ttlMs) {
       const key = `lock:${name}`;

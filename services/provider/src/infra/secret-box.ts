@@ -1,6 +1,6 @@
 /**
- * Operator secrets and launch tokens at rest: AES-256-GCM with a key from SECRET_KEY (64 hex
- * characters or base64 of 32 bytes). Outside production a missing key is generated once and
+ * Operator secrets and launch tokens at rest: AES-256-GCM with a key from SECRET_KEY (32 bytes
+ * written as 64 hex characters). Outside production a missing key is generated once and
  * kept in DATA_DIR so that a restart can still read what it wrote.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
@@ -13,9 +13,8 @@ export interface SecretBox {
 }
 
 export function parseKey(text: string): Buffer {
-  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
-  if (key.length !== 32) throw new Error('SECRET_KEY must be 32 bytes (64 hex characters or base64)');
-  return key;
+  if (!/^[0-9a-fA-F]{64}$/.test(text)) throw new Error('SECRET_KEY must be 32 bytes written as 64 hex characters');
+  return Buffer.from(text, 'hex');
 }
 
 export function createSecretBox(key: Buffer): SecretBox {
@@ -39,7 +38,7 @@ export function createSecretBox(key: Buffer): SecretBox {
 /** The key of this deployment: SECRET_KEY, or (outside production) one generated into DATA_DIR. */
 export function resolveSecretKey(opts: { secretKey: string | undefined; production: boolean; dataDir: string; persist: boolean }): Buffer {
   if (opts.secretKey) return parseKey(opts.secretKey);
-  if (opts.production) throw new Error('SECRET_KEY is required in production (32 bytes, hex or base64)');
+  if (opts.production) throw new Error('SECRET_KEY is required in production: 32 bytes written as 64 hex characters');
   if (!opts.persist) return randomBytes(32);
   const file = path.resolve(opts.dataDir, 'secret.key');
   if (existsSync(file)) return parseKey(readFileSync(file, 'utf8').trim());

@@ -1,5 +1,6 @@
 /** Data access for the operators table. Secrets are sealed on the way in and opened on request. */
 import { CURRENCY_DECIMALS, type CurrencyCode } from '../domain/money/index.js';
+import { AppError } from '../errors.js';
 import type { SecretBox } from '../infra/secret-box.js';
 import { toBigInt, toIso, toNullableBigInt, type Queryable } from '../store/db.js';
 import type { GameType } from '../http/schemas.js';
@@ -94,14 +95,26 @@ export function createOperatorStore(box: SecretBox) {
       const rows = await db<OperatorRow>('operators').orderBy('operator_id');
       return rows.map(fromRow);
     },
-    /** Create or replace; answers whether it was created. */
+    /**
+     * Create or replace; answers whether it was created. A profile's currency is fixed once it
+     * has sessions (every record of a session is in its one currency; a database trigger holds
+     * the same rule): changing it is CURRENCY_MISMATCH.
+     */
     async upsert(db: Queryable, op: OperatorWrite): Promise<{ operator: Operator; created: boolean }> {
       const row = toRow(op);
-      const [saved] = await db('operators')
-        .insert(row)
-        .onConflict('operator_id')
-        .merge({ ...row, updated_at: db.fn.now() })
-        .returning<(OperatorRow & { created: boolean })[]>(db.raw('*, (xmax = 0) AS created'));
+      let saved: (OperatorRow & { created: boolean }) | undefined;
+      try {
+        [saved] = await db('operators')
+          .insert(row)
+          .onConflict('operator_id')
+          .merge({ ...row, updated_at: db.fn.now() })
+          .returning<(OperatorRow & { created: boolean })[]>(db.raw('*, (xmax = 0) AS created'));
+      } catch (err) {
+        if (String((err as { message?: unknown }).message).includes('operators_currency_fixed')) {
+          throw new AppError('CURRENCY_MISMATCH', `profile ${op.operatorId} already has sessions in another currency; its currency cannot change (create a profile for ${op.currency})`);
+        }
+        throw err;
+      }
       if (!saved) throw new Error('operator upsert returned nothing');
       return { operator: fromRow(saved), created: saved.created };
     },

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { formatMinorUnits } from '../domain/money/index.js';
 import { AppError } from '../errors.js';
 import { jsonNumber } from '../http/json.js';
+import { checkCallbackBase } from '../wallet/callback-address.js';
 import { amountSchema, currencySchema, gameTypeSchema, GAME_TYPES, toMinorUnits } from '../http/schemas.js';
 import type { Queryable } from '../store/db.js';
 import {
@@ -21,27 +22,47 @@ import type { OperatorStore, OperatorWrite } from './operator-store.js';
 
 export const operatorIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only');
 
-const originSchema = z.string().refine((v) => {
+/**
+ * An embed origin (CONTRACT.md §14): `scheme://host[:port]` as the URL standard serialises it.
+ * The scheme and host's case and a default port are normalised (`HTTPS://Casino.Example:443` is
+ * stored as `https://casino.example`); a path (a trailing slash too), query, fragment, user info,
+ * wildcard or a scheme other than http(s) is refused.
+ */
+export const originSchema = z
+  .string()
+  .max(300)
+  .transform((v, ctx) => {
+    const origin = embedOrigin(v);
+    if (origin === null) {
+      ctx.addIssue({ code: 'custom', message: 'must be an origin such as https://casino.example (no path, no trailing slash, no wildcard)' });
+      return z.NEVER;
+    }
+    return origin;
+  });
+
+export function embedOrigin(v: string): string | null {
+  if (v.includes('*') || !/^https?:\/\/[^/?#]+$/i.test(v)) return null;
   try {
     const u = new URL(v);
-    return (u.protocol === 'https:' || u.protocol === 'http:') && u.origin === v;
+    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password) return null;
+    return u.origin;
   } catch {
-    return false;
+    return null;
   }
-}, 'must be an origin such as https://casino.example');
+}
 
 export const operatorPutSchema = z
   .object({
     currency: currencySchema,
     callbackBaseUrl: z.string().min(1).max(2000),
-    sharedSecret: z.string().min(16).max(512),
+    sharedSecret: z.string().min(16).max(512).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
     minBet: amountSchema,
     maxBet: amountSchema.optional().nullable(),
     stakeStep: amountSchema,
     maxPayout: amountSchema,
     enabledGames: z.array(gameTypeSchema).max(GAME_TYPES.length).default([...GAME_TYPES]),
     theme: z.object({ showBalanceInEmbed: z.boolean().default(true) }).strict().default({ showBalanceInEmbed: true }),
-    tenantId: z.string().min(1).max(64).optional().nullable(),
+    tenantId: z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only').optional().nullable(),
     allowedEmbedOrigins: z.array(originSchema).max(50).default([]),
     abandonedRoundPolicy: abandonedRoundPolicySchema.optional(),
     enabled: z.boolean().default(true),
@@ -49,23 +70,6 @@ export const operatorPutSchema = z
   .strict();
 
 export type OperatorPut = z.output<typeof operatorPutSchema>;
-
-export function checkCallbackBase(url: string, production: boolean): void {
-  if (url === SANDBOX_CALLBACK_BASE) return;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new AppError('VALIDATION_ERROR', 'callbackBaseUrl must be an absolute URL');
-  }
-  const allowed = production ? ['https:'] : ['https:', 'http:'];
-  if (!allowed.includes(parsed.protocol) || parsed.username || parsed.password || parsed.search || parsed.hash) {
-    throw new AppError(
-      'VALIDATION_ERROR',
-      production ? 'callbackBaseUrl must be https:// (or sandbox://demo-casino) in production' : 'callbackBaseUrl must be http(s):// or sandbox://demo-casino',
-    );
-  }
-}
 
 /** Turns an admin PUT body into the profile to store, or refuses it. */
 export function toOperatorWrite(operatorId: string, body: OperatorPut, production: boolean): OperatorWrite {
@@ -90,7 +94,7 @@ export function toOperatorWrite(operatorId: string, body: OperatorPut, productio
     maxPayout,
     enabledGames: [...new Set(body.enabledGames)],
     theme: body.theme,
-    allowedEmbedOrigins: body.allowedEmbedOrigins,
+    allowedEmbedOrigins: [...new Set(body.allowedEmbedOrigins)],
     abandonedRoundPolicy: body.abandonedRoundPolicy ?? DEFAULT_ABANDONED_ROUND_POLICY,
     enabled: body.enabled,
   };
@@ -110,6 +114,7 @@ export function publicConfigView(op: Operator) {
     maxPayout: money(op, op.maxPayout),
     enabledGames: op.enabledGames,
     theme: op.theme,
+    allowedEmbedOrigins: op.allowedEmbedOrigins,
   };
 }
 
@@ -119,7 +124,6 @@ export function adminOperatorView(op: Operator) {
     ...publicConfigView(op),
     tenantId: op.tenantId,
     callbackBaseUrl: op.callbackBaseUrl,
-    allowedEmbedOrigins: op.allowedEmbedOrigins,
     abandonedRoundPolicy: op.abandonedRoundPolicy,
     enabled: op.enabled,
     createdAt: op.createdAt,

@@ -29,17 +29,22 @@ export interface BetDeps extends MoneyDeps {
   sessions: SessionService;
 }
 
-/** Session, operator and game checks shared by every round-opening request. */
-export async function openingChecks(deps: BetDeps, sessionId: string, gameType: GameType): Promise<{ session: SessionWithToken; operator: OperatorWithSecret }> {
-  const session = await deps.sessions.get(deps.db, sessionId);
+/**
+ * Operator and game checks shared by every round-opening request. They can change over time (an
+ * admin disables a game, the wallet circuit opens), so they run only for a key seen for the first
+ * time: a key that already reached the wallet answers with its round (CONTRACT.md §13).
+ */
+export async function openingChecks(deps: BetDeps, session: SessionWithToken, gameType: GameType): Promise<{ operator: OperatorWithSecret }> {
   const operator = await operatorFor(deps, session.operatorId);
   if (!operator.enabled) throw new AppError('INVALID_SESSION', 'this operator is disabled');
+  // Every limit and callback of a session is in its one currency (a profile's currency is fixed once it has sessions).
+  if (session.currency !== operator.currency) throw new AppError('CURRENCY_MISMATCH', `this session is in ${session.currency}, the profile now in ${operator.currency}`);
   if (!operator.enabledGames.includes(gameType)) throw new AppError('GAME_DISABLED', `${gameType} is disabled for this operator`);
   if (session.launchMode === 'single' && session.gameType !== gameType) {
     throw new AppError('SESSION_GAME_MISMATCH', `this session is for ${session.gameType}, not ${gameType}`);
   }
   if (deps.wallet.circuitOpen(operator.operatorId)) throw new AppError('CASINO_NETWORK_ERROR', 'the casino is unreachable right now; try again shortly');
-  return { session, operator };
+  return { operator };
 }
 
 /** The answer a key gives once its round has moved on (a pending round that finished). */
@@ -58,11 +63,9 @@ export async function placeBet(deps: BetDeps, input: PlaceBetInput) {
     throw new AppError('VALIDATION_ERROR', `${input.gameType} is played through its active-round endpoints, not POST /api/bets`);
   }
   const gameType: InstantGameType = input.gameType;
-  const { session, operator } = await openingChecks(deps, input.sessionId, gameType);
+  const session = await deps.sessions.get(deps.db, input.sessionId);
   const params = parseGameParams(gameType, input.params);
   const amount = toMinorUnits(input.amount, session.currency);
-  checkStake(amount, operator);
-  checkMaxPayout(amount, GAMES[gameType].maxMultiplier4(params as never), operator);
 
   const scope: IdempotencyScope = {
     operatorId: session.operatorId,
@@ -76,6 +79,9 @@ export async function placeBet(deps: BetDeps, input: PlaceBetInput) {
     waitMs: deps.config.idempotencyWaitMs,
     fromRound: (round) => roundAnswer(deps, round),
     async execute() {
+      const { operator } = await openingChecks(deps, session, gameType);
+      checkStake(amount, operator);
+      checkMaxPayout(amount, GAMES[gameType].maxMultiplier4(params as never), operator);
       const opened = await deps.db.transaction(async (tx) => {
         const o = await insertRoundWithDebit(tx, deps, {
           session,

@@ -37,6 +37,7 @@ import {
   type BlackjackAction,
   type BlackjackState,
   type ExtraDebit,
+  withdrawExtraDebit,
 } from '../domain/games/blackjack.js';
 import { blackjackResultView } from '../domain/games/blackjack-view.js';
 import { minorToNumber } from '../domain/games/exact.js';
@@ -71,6 +72,7 @@ import type { RetryFilter, RetryItem } from './retries.js';
 import { roundOfSession, runRoundAction, type RoundDeps, openRoundOfPlayer, openActiveRound } from './round-actions.js';
 import { callbacksOfRound, getCallback, getRound, roundFromRow, updateRound, type Callback, type RoundStatus, type Round } from './round-store.js';
 import { betView } from './round-view.js';
+import { latestBalance } from '../sessions/player-balances.js';
 
 export type BlackjackAnswer = Awaited<ReturnType<typeof betView>>;
 
@@ -106,7 +108,9 @@ export function blackjackPlayerView(round: Round): unknown {
 /** The answer of a round as it stands (also for a key whose round moved on since its answer). */
 async function blackjackAnswer(deps: MoneyDeps, round: Round, balance?: bigint | null): Promise<BlackjackAnswer> {
   if (round.status === 'error' || round.status === 'cancelled' || round.status === 'rollback_pending') return roundAnswer(deps, round);
-  return betView(deps.db, round, { result: blackjackPlayerView(round), balance });
+  // With the balance the casino just reported, else the player's latest (CONTRACT.md §12: also when no money moved).
+  const latest = balance ?? (await latestBalance(deps.db, round.operatorId, round.playerRef, round.currency));
+  return betView(deps.db, round, { result: blackjackPlayerView(round), balance: latest });
 }
 
 /* ------------------------------------------------------------------------------------ start */
@@ -119,10 +123,8 @@ export interface StartBlackjackInput {
 }
 
 export async function startBlackjackRound(deps: RoundDeps, input: StartBlackjackInput): Promise<BlackjackAnswer> {
-  const { session, operator } = await openingChecks(deps, input.sessionId, 'blackjack');
+  const session = await deps.sessions.get(deps.db, input.sessionId);
   const amount = toMinorUnits(input.amount, session.currency);
-  checkStake(amount, operator);
-  checkMaxPayout(amount, BLACKJACK_MAX_MULTIPLIER4, operator);
 
   const scope: IdempotencyScope = {
     operatorId: session.operatorId,
@@ -135,6 +137,9 @@ export async function startBlackjackRound(deps: RoundDeps, input: StartBlackjack
     waitMs: deps.config.idempotencyWaitMs,
     fromRound: (round) => blackjackAnswer(deps, round),
     async execute() {
+      const { operator } = await openingChecks(deps, session, 'blackjack');
+      checkStake(amount, operator);
+      checkMaxPayout(amount, BLACKJACK_MAX_MULTIPLIER4, operator);
       const opened = await openBlackjackRound(deps, scope, { session, operator, amount, clientSeed: input.clientSeed });
       const { round } = opened;
       const balance = await debitOpenedRound(deps, operator, opened);
@@ -223,7 +228,8 @@ async function freeAction(deps: RoundDeps, c: ActionContext, state: BlackjackSta
 /**
  * insurance, double, split: record the extra debit with the key (the round leased), send it, and
  * only when the casino confirmed it apply the action. Refused or rolled back: the action is
- * refused with the error and the round stays as it was.
+ * refused with the error and withdrawn from the round (its wallet key is spent, so it could never
+ * succeed again; `result.withdrawnActions` shows it); nothing else changes.
  */
 async function paidAction(deps: RoundDeps, c: ActionContext, state: BlackjackState, action: BlackjackAction, extra: ExtraDebit): Promise<BlackjackAnswer> {
   const { session, operator, scope } = c;
@@ -243,7 +249,7 @@ async function paidAction(deps: RoundDeps, c: ActionContext, state: BlackjackSta
   const { outcome } = await sendCallback(deps, operator, debit);
   if (outcome.kind !== 'confirmed') {
     if (!isCleanRefusal(outcome)) await rollbackExtraDebit(deps, operator, round, debit, `${extra.kind} debit not confirmed`);
-    await updateRound(deps.db, roundId, 'active', { leaseUntil: null }, round.version);
+    await updateRound(deps.db, roundId, 'active', { state: withdrawExtraDebit(state, extra), leaseUntil: null, bumpVersion: true }, round.version);
     throw outcomeError(outcome).withRound(roundId, 'active');
   }
 
@@ -366,11 +372,15 @@ function shownInState(state: BlackjackState, debit: Callback): boolean {
 export async function resolveExtraDebits(deps: MoneyDeps, operator: OperatorWithSecret, round: Round): Promise<RetryItem[]> {
   const callbacks = await callbacksOfRound(deps.db, round.roundId);
   const state = stateOf(round);
+  let withdrawn = state;
   const items: RetryItem[] = [];
   for (const recorded of callbacks.filter(isExtraDebit)) {
+    if (recorded.callbackStatus === 'succeeded' && shownInState(state, recorded)) continue;
+    // Its action did not happen and its key is spent: withdrawn from the round.
+    withdrawn = withdrawExtraDebit(withdrawn, extraDebitOf(recorded));
     if (callbacks.some((c) => c.operation === 'rollback' && c.debitIdempotencyKey === recorded.idempotencyKey)) continue; // being retried
     const debit = recorded.callbackStatus === 'pending' ? await markUnanswered(deps, recorded) : recorded;
-    const undo = debit.callbackStatus === 'succeeded' ? !shownInState(state, debit) : !wasRefused(debit);
+    const undo = debit.callbackStatus === 'succeeded' || !wasRefused(debit);
     if (!undo) continue;
     const status = await rollbackExtraDebit(deps, operator, round, debit, `${debit.purpose} interrupted`);
     const error =
@@ -380,7 +390,15 @@ export async function resolveExtraDebits(deps: MoneyDeps, operator: OperatorWith
     await answerInterruptedAction(deps, debit, error.withRound(round.roundId, 'active'));
     items.push({ roundId: round.roundId, operation: 'rollback', outcome: status === 'succeeded' ? 'succeeded' : 'pending' });
   }
+  // The caller holds the round (lease and version): the state changes without a new version.
+  if (withdrawn !== state) await updateRound(deps.db, round.roundId, 'active', { state: withdrawn }, round.version);
   return items;
+}
+
+/** The extra debit a recorded callback paid for (its purpose, and the hand of a double from its key). */
+function extraDebitOf(debit: Callback): Pick<ExtraDebit, 'kind' | 'hand'> {
+  const kind = debit.purpose as ExtraDebit['kind'];
+  return kind === 'double' ? { kind, hand: Number(debit.idempotencyKey.slice(debit.idempotencyKey.lastIndexOf(':') + 1)) } : { kind };
 }
 
 /** A debit sent by a worker that stopped before storing the answer: unknown, so it will be rolled back. */
@@ -506,7 +524,7 @@ export async function getBlackjackRound(deps: RoundDeps, sessionId: string, roun
 /** The player's open Blackjack round, whichever of the player's sessions started it (CONTRACT.md §13). */
 export async function activeBlackjackRound(deps: RoundDeps, sessionId: string): Promise<{ round: BlackjackAnswer | null }> {
   const round = await openRoundOfPlayer(deps, sessionId, 'blackjack');
-  return { round: round ? await blackjackAnswer(deps, round) : null };
+  return { round: round ? await betView(deps.db, round, { result: blackjackPlayerView(round) }) : null };
 }
 
 /* ------------------------------------------------------------------------- abandoned rounds */

@@ -39,6 +39,7 @@ import { closeRound, debitOpenedRound, operatorFor, RoundBusyError, type OpenedR
 import { roundOfSession, runRoundAction, type RoundDeps, openRoundOfPlayer, openActiveRound } from './round-actions.js';
 import { getRound, updateRound, type Round } from './round-store.js';
 import { betView } from './round-view.js';
+import { latestBalance } from '../sessions/player-balances.js';
 
 export type MinesAnswer = Awaited<ReturnType<typeof betView>>;
 
@@ -61,10 +62,15 @@ export function minesPlayerView(round: Round): unknown {
   return round.state === null || round.state === undefined ? null : minesResultView(stateOf(round));
 }
 
-/** The answer of a round as it stands (also for a key whose round moved on since its answer). */
+/**
+ * The answer to a POST of the round as it stands (also for a key whose round moved on since its
+ * answer): with the balance the casino just reported, else the player's latest reported balance
+ * (CONTRACT.md §12: also when the request moved no money).
+ */
 async function minesAnswer(deps: RoundDeps, round: Round, balance?: bigint | null): Promise<MinesAnswer> {
   if (round.status === 'error' || round.status === 'cancelled' || round.status === 'rollback_pending') return roundAnswer(deps, round);
-  return betView(deps.db, round, { result: minesPlayerView(round), balance });
+  const latest = balance ?? (await latestBalance(deps.db, round.operatorId, round.playerRef, round.currency));
+  return betView(deps.db, round, { result: minesPlayerView(round), balance: latest });
 }
 
 /* ------------------------------------------------------------------------------------ start */
@@ -89,11 +95,9 @@ function startParams(input: StartMinesInput): MinesParams {
 }
 
 export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): Promise<MinesAnswer> {
-  const { session, operator } = await openingChecks(deps, input.sessionId, 'mines');
+  const session = await deps.sessions.get(deps.db, input.sessionId);
   const params = startParams(input);
   const amount = toMinorUnits(input.amount, session.currency);
-  // No MAX_PAYOUT_EXCEEDED for Mines: its payout is capped at maxPayout instead (CONTRACT.md §10).
-  checkStake(amount, operator);
 
   const scope: IdempotencyScope = {
     operatorId: session.operatorId,
@@ -106,6 +110,9 @@ export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): 
     waitMs: deps.config.idempotencyWaitMs,
     fromRound: (round) => minesAnswer(deps, round),
     async execute() {
+      const { operator } = await openingChecks(deps, session, 'mines');
+      // No MAX_PAYOUT_EXCEEDED for Mines: its payout is capped at maxPayout instead (CONTRACT.md §10).
+      checkStake(amount, operator);
       const opened = await openMinesRound(deps, scope, { session, operator, amount, params, clientSeed: input.clientSeed });
       const balance = await debitOpenedRound(deps, operator, opened);
       const active = await updateRound(deps.db, opened.round.roundId, 'debit_requested', { status: 'active', leaseUntil: null });
@@ -208,7 +215,7 @@ export async function getMinesRound(deps: RoundDeps, sessionId: string, roundId:
 /** The player's open Mines round, whichever of the player's sessions started it (CONTRACT.md §13). */
 export async function activeMinesRound(deps: RoundDeps, sessionId: string): Promise<{ round: MinesAnswer | null }> {
   const round = await openRoundOfPlayer(deps, sessionId, 'mines');
-  return { round: round ? await minesAnswer(deps, round) : null };
+  return { round: round ? await betView(deps.db, round, { result: minesPlayerView(round) }) : null };
 }
 
 /* ------------------------------------------------------------------------- abandoned rounds */

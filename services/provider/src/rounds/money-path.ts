@@ -22,8 +22,9 @@ import type { SecretBox } from '../infra/secret-box.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { OperatorStore } from '../operators/operator-store.js';
 import { readCasinoBalance, type SessionWithToken } from '../sessions/sessions.js';
-import type { Db, Tx } from '../store/db.js';
+import { storableText, type Db, type Tx } from '../store/db.js';
 import { reserveNonce } from '../store/seed-pairs.js';
+import { rememberBalance } from '../sessions/player-balances.js';
 import { isCleanRefusal, outcomeError, type WalletClient, type WalletOutcome, type WalletPath } from '../wallet/wallet-client.js';
 import {
   getCallback,
@@ -104,15 +105,18 @@ export async function recordCallback(
 export async function sendCallback(deps: MoneyDeps, operator: OperatorWithSecret, cb: Callback): Promise<{ outcome: WalletOutcome; status: CallbackStatus }> {
   const outcome = await deps.wallet.call(operator, cb.path as WalletPath, deps.box.open(cb.requestBodyEnc), cb.idempotencyKey);
   const status: CallbackStatus = outcome.kind === 'confirmed' ? 'succeeded' : cb.operation === 'debit' ? 'failed' : 'pending';
+  const balance = balanceFrom(outcome, cb);
+  if (balance !== null) await rememberBalance(deps.db, { operatorId: cb.operatorId, playerRef: cb.playerRef, currency: cb.currency, balance });
   const txId = outcome.response?.casinoTransactionId;
+  // What the casino sent is stored as text it can be (a hostile or broken answer cannot fail the money path).
   await recordCallbackResult(deps.db, cb.id, {
     status,
     attempts: outcome.attempts,
     statusCode: outcome.statusCode,
-    responseBody: outcome.responseText,
+    responseBody: outcome.responseText === null ? null : storableText(outcome.responseText),
     errorCode: outcome.errorCode,
-    errorMessage: outcome.errorMessage,
-    casinoTransactionId: typeof txId === 'string' || typeof txId === 'number' ? String(txId) : null,
+    errorMessage: outcome.errorMessage === null ? null : storableText(outcome.errorMessage, 500),
+    casinoTransactionId: typeof txId === 'string' || typeof txId === 'number' ? storableText(String(txId), 200) : null,
   });
   return { outcome, status };
 }

@@ -15,7 +15,7 @@ import type { SessionWithToken } from '../sessions/sessions.js';
 import type { BetDeps } from './bets.js';
 import { floats } from '../domain/fairness/stream.js';
 import { isUniqueViolation } from '../store/db.js';
-import { assertKeyFree, claimKey, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
+import { assertKeyFree, claimKey, publicStatusOf, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
 import { insertRoundWithDebit, operatorFor, RoundBusyError, type OpenedRound, type OpenRoundInput } from './money-path.js';
 import { getRound, roundFromRow, updateRound, type Round } from './round-store.js';
 
@@ -67,13 +67,17 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
           await assertKeyFree(deps.db, scope);
           const round = await getRound(deps.db, input.roundId);
           if (!round) throw new AppError('ROUND_NOT_FOUND', `no ${input.gameType} round with this id`);
-          if (round.status !== 'active') throw new AppError('ROUND_NOT_ACTIVE', `the round is ${round.status}`);
+          if (round.status !== 'active') throw new AppError('ROUND_NOT_ACTIVE', `the round is ${publicStatusOf(round)}`).withRound(round.roundId, publicStatusOf(round));
           const operator = await operatorFor(deps, round.operatorId);
           return input.apply({ round, session, operator, scope });
         });
       } catch (err) {
         if (err instanceof LockBusyError) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'another action on this round is still running; retry shortly');
-        if (err instanceof RoundBusyError) throw new AppError('ROUND_NOT_ACTIVE', 'the round changed while this action ran; reload it');
+        if (err instanceof RoundBusyError) {
+          const now = await getRound(deps.db, input.roundId);
+          const status = now ? publicStatusOf(now) : 'active';
+          throw new AppError('ROUND_NOT_ACTIVE', 'the round changed while this action ran; reload it').withRound(input.roundId, status);
+        }
         throw err;
       }
     },
@@ -117,7 +121,9 @@ export async function openActiveRound(
   } catch (err) {
     if (isUniqueViolation(err, 'rounds_one_open_per_player')) {
       await assertKeyFree(deps.db, scope);
-      throw new AppError('ACTIVE_ROUND_EXISTS', `finish the active ${input.gameType === 'mines' ? 'Mines' : 'Blackjack'} round first`);
+      const refusal = new AppError('ACTIVE_ROUND_EXISTS', `finish the active ${input.gameType === 'mines' ? 'Mines' : 'Blackjack'} round first`);
+      const open = await openRoundOfPlayer(deps, input.session.sessionId, input.gameType);
+      throw open ? refusal.withRound(open.roundId, publicStatusOf(open)) : refusal;
     }
     throw err;
   }

@@ -12,8 +12,9 @@ import type { GameType } from '../http/schemas.js';
 import type { SecretBox } from '../infra/secret-box.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { OperatorStore } from '../operators/operator-store.js';
-import { toIso, type Db, type Queryable } from '../store/db.js';
+import { storableText, toIso, type Db, type Queryable } from '../store/db.js';
 import { currentSeedPair } from '../store/seed-pairs.js';
+import { rememberBalance } from './player-balances.js';
 import { outcomeError, type WalletClient } from '../wallet/wallet-client.js';
 
 export interface Session {
@@ -66,6 +67,9 @@ export function readCasinoBalance(response: Record<string, unknown> | null, curr
   }
 }
 
+/** A playerRef the service can store and log: 1 to 200 characters, no control characters. */
+const PLAYER_REF = /^[^\p{Cc}]{1,200}$/u;
+
 /** The wallet interface's `gameType` is a non-empty string: a lobby session (no single game) sends this. */
 export const LOBBY_WALLET_GAME = 'lobby';
 
@@ -93,7 +97,9 @@ export function createSessionService(deps: SessionDeps) {
       stringifyJson({ operatorId: operator.operatorId, playerRef, gameType: gameType ?? LOBBY_WALLET_GAME, currency }),
     );
     if (outcome.kind !== 'confirmed') throw outcomeError(outcome);
-    return readCasinoBalance(outcome.response, currency);
+    const balance = readCasinoBalance(outcome.response, currency);
+    await rememberBalance(db, { operatorId: operator.operatorId, playerRef, currency, balance });
+    return balance;
   }
 
   return {
@@ -119,6 +125,7 @@ export function createSessionService(deps: SessionDeps) {
       if (v.valid !== true || typeof v.playerRef !== 'string' || v.playerRef.length === 0) {
         throw new AppError('INVALID_SESSION', 'the casino did not accept the launch token');
       }
+      if (!PLAYER_REF.test(v.playerRef)) throw new AppError('CASINO_HTTP_ERROR', 'the casino answered a playerRef that is not 1 to 200 printable characters');
       if (!isCurrencyCode(v.currency)) throw new AppError('UNSUPPORTED_CURRENCY', 'the casino validated the session in an unsupported currency');
       if (v.currency !== operator.currency) throw new AppError('CURRENCY_MISMATCH', `the session currency ${v.currency} is not this profile's ${operator.currency}`);
       const playerRef = v.playerRef;
@@ -129,7 +136,7 @@ export function createSessionService(deps: SessionDeps) {
         session_id: randomUUID(),
         operator_id: operator.operatorId,
         player_ref: playerRef,
-        display_name: typeof v.displayName === 'string' ? v.displayName.slice(0, 200) : null,
+        display_name: typeof v.displayName === 'string' ? storableText(v.displayName, 200) : null,
         currency,
         game_type: gameType,
         launch_mode: input.launchMode,

@@ -69,6 +69,17 @@ export function toIso(value: unknown): string {
   return new Date(String(value)).toISOString();
 }
 
+/**
+ * Text from outside (a casino's answer) made storable: PostgreSQL text and jsonb refuse the NUL
+ * character, so it (and every other control character but tab and newline) becomes U+FFFD;
+ * `max` caps the length.
+ */
+export function storableText(value: string, max = 100_000): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = value.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd');
+  return clean.length > max ? clean.slice(0, max) : clean;
+}
+
 /** Is this a unique-constraint violation (PostgreSQL 23505)? Optionally of a given constraint. */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string; message?: string } | null;

@@ -9,6 +9,7 @@ import { Agent, errors as undiciErrors, request } from 'undici';
 import { AppError, type ErrorCode } from '../errors.js';
 import { parseJson } from '../http/json.js';
 import { SANDBOX_CALLBACK_BASE, type OperatorWithSecret } from '../operators/operator-schema.js';
+import { callableUrl, guardedLookup, type Lookup } from './callback-address.js';
 import { signedHeaders } from './signing.js';
 
 export type WalletPath = '/wallet/validate-session' | '/wallet/balance' | '/wallet/debit' | '/wallet/credit' | '/wallet/rollback';
@@ -60,10 +61,22 @@ export interface WalletOutcome {
 /** Casino refusal codes that pass through as themselves. */
 const PASS_THROUGH: ReadonlySet<string> = new Set(['INSUFFICIENT_FUNDS', 'CURRENCY_MISMATCH', 'INVALID_SESSION', 'UNSUPPORTED_CURRENCY']);
 
-export function httpTransport(): WalletTransport {
-  const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 120_000, connections: 64, pipelining: 1 });
+/**
+ * Signed POSTs over HTTP(S) with a keep-alive pool. Only addresses callback-address.ts allows
+ * are called: an IP literal is checked before the request, a host name's every address when the
+ * socket connects (a name that now resolves inside is refused: DNS rebinding).
+ */
+export function httpTransport(opts: { production: boolean; lookup?: Lookup }): WalletTransport {
+  const agent = new Agent({
+    keepAliveTimeout: 30_000,
+    keepAliveMaxTimeout: 120_000,
+    connections: 64,
+    pipelining: 1,
+    connect: { lookup: guardedLookup(opts.production, opts.lookup) },
+  });
   return {
     async send(req) {
+      if (!callableUrl(req.url, opts.production)) throw new TransportError('network', 'the casino address is not one the service calls');
       try {
         const res = await request(req.url, {
           method: 'POST',

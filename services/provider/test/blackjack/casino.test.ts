@@ -119,7 +119,7 @@ describe('end to end against the reference casino', () => {
 });
 
 describe('extra debits the casino does not confirm', () => {
-  it('a refused double leaves the round as it was; its key replays the error; the round settles with one credit', async () => {
+  it('a refused double leaves the round as it was but for the double, withdrawn; its key replays the error; the round settles with one credit', async () => {
     const p = await newPlayer('bj-refused');
     const id = await scripted(t, p.sessionId, ['5S', '6D', '9H', '7C', '10D', '2C']);
     const before = await ok(get(t, `/api/blackjack/rounds/${id}?sessionId=${p.sessionId}`));
@@ -130,7 +130,9 @@ describe('extra debits the casino does not confirm', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({ code: 'INSUFFICIENT_FUNDS', roundId: id, roundStatus: 'active' });
     const after = await ok(get(t, `/api/blackjack/rounds/${id}?sessionId=${p.sessionId}`));
-    expect(after.result).toEqual(before.result);
+    // The double's wallet key is spent: the action is withdrawn instead of offered again (DECISIONS.md).
+    expect(before.result.actions).toContain('double');
+    expect(after.result).toEqual({ ...before.result, actions: before.result.actions.filter((a: string) => a !== 'double'), withdrawnActions: ['double'] });
     expect(after.bet).toEqual(before.bet);
     expect(after.roundStatus).toBe('active');
     // the key replays the error, without a new casino request
@@ -138,8 +140,8 @@ describe('extra debits the casino does not confirm', () => {
     expect(replay.statusCode).toBe(400);
     expect(replay.json()).toEqual(refused.json());
     expect(w.requestsOf(`${id}:double:0`)).toHaveLength(1);
-    // the extra debit key is used once: a new attempt answers the same refusal
-    expect((await act(t, p.sessionId, id, 'double')).json()).toMatchObject({ code: 'INSUFFICIENT_FUNDS', roundStatus: 'active' });
+    // the extra debit key is used once: a new attempt (a new request key) is refused before any wallet call
+    expect((await act(t, p.sessionId, id, 'double')).json()).toMatchObject({ code: 'ACTION_NOT_AVAILABLE' });
     expect(w.requestsOf(`${id}:double:0`)).toHaveLength(1);
     const done = await ok(act(t, p.sessionId, id, 'hit'));
     expect(done.result.hands[0]).toMatchObject({ cards: ['5S', '6D', '10D'], value: 21, bet: 1, outcome: 'win' });
@@ -167,6 +169,8 @@ describe('extra debits the casino does not confirm', () => {
     expect(w.balance(p)).toBe(balance);
     const round = await ok(get(t, `/api/blackjack/rounds/${id}?sessionId=${p.sessionId}`));
     expect(round.result.hands[0]).toMatchObject({ cards: ['5S', '6D'], doubled: false });
+    expect(round.result.actions).toEqual(['hit', 'stand']);
+    expect(round.result.withdrawnActions).toEqual(['double']);
     expect(round.bet.totalStaked).toBe(1);
     expect(round.casinoTransactions.extraDebits).toEqual([]);
     await ok(act(t, p.sessionId, id, 'stand'));
@@ -185,7 +189,10 @@ describe('extra debits the casino does not confirm', () => {
     expect(res.json()).toMatchObject({ code: 'CASINO_HTTP_RETRYABLE', roundId: id, roundStatus: 'active' });
     const pending = await t.services.db('wallet_callbacks').where({ idempotency_key: `${id}:insurance:rollback` }).first();
     expect(pending.callback_status).toBe('pending');
-    // the round goes on meanwhile (declining is free)
+    // taking it is withdrawn (its wallet key is spent); the decision stays, and declining is free
+    const offered = await ok(get(t, `/api/blackjack/rounds/${id}?sessionId=${p.sessionId}`));
+    expect(offered.result).toMatchObject({ actions: ['insurance'], withdrawnActions: ['insurance'], insurance: { offered: true, taken: null } });
+    expect((await insurance(t, p.sessionId, id, true)).json()).toMatchObject({ code: 'ACTION_NOT_AVAILABLE' });
     await ok(insurance(t, p.sessionId, id, false));
     const sweep = await ok(cron(t, `operatorId=${OP}`));
     expect(sweep.items).toContainEqual({ roundId: id, operation: 'rollback', outcome: 'succeeded' });

@@ -91,6 +91,25 @@ describe('validation errors', () => {
   });
 });
 
+describe('embed origins of a profile (CONTRACT.md §14)', () => {
+  it('are stored as the URL standard serialises them, and anything but an origin is refused', async () => {
+    const base = { currency: 'USD', callbackBaseUrl: 'sandbox://demo-casino', sharedSecret: 'secret-0123456789abcdef', minBet: 0.1, stakeStep: 0.01, maxPayout: 100 };
+    const ok = await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/operators/op-origins',
+      headers: adminHeaders,
+      payload: { ...base, allowedEmbedOrigins: ['HTTPS://Casino.Example:443', 'http://localhost:8080', 'https://casino.example'] },
+    });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json().allowedEmbedOrigins).toEqual(['https://casino.example', 'http://localhost:8080']);
+    for (const bad of ['https://casino.example/', 'https://casino.example/path', 'https://*.casino.example', '*', 'ftp://casino.example', 'https://user@casino.example', 'casino.example', 'https://casino.example?x=1', 'null']) {
+      const res = await t.app.inject({ method: 'PUT', url: '/api/admin/operators/op-origins', headers: adminHeaders, payload: { ...base, allowedEmbedOrigins: [bad] } });
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.json().code).toBe('VALIDATION_ERROR');
+    }
+  });
+});
+
 describe('admin API', () => {
   const profile = {
     currency: 'USD',
@@ -122,7 +141,7 @@ describe('admin API', () => {
     expect(list.body).not.toContain(profile.sharedSecret);
     expect(list.json().operators.map((o: { operatorId: string }) => o.operatorId)).toContain('casino-a-usd');
     const pub = await t.app.inject({ method: 'GET', url: '/api/operators/casino-a-usd/config' });
-    expect(pub.json()).toEqual({ operatorId: 'casino-a-usd', currency: 'USD', decimals: 2, minBet: 0.1, maxBet: null, stakeStep: 0.01, maxPayout: 5000, enabledGames: ['dice', 'mines'], theme: { showBalanceInEmbed: true } });
+    expect(pub.json()).toEqual({ operatorId: 'casino-a-usd', currency: 'USD', decimals: 2, minBet: 0.1, maxBet: null, stakeStep: 0.01, maxPayout: 5000, enabledGames: ['dice', 'mines'], theme: { showBalanceInEmbed: true }, allowedEmbedOrigins: [] });
     const stored = await t.services.db('operators').where({ operator_id: 'casino-a-usd' }).first();
     expect(stored.secret_enc).not.toContain(profile.sharedSecret);
   });

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertRoundWithDebit, operatorFor } from '../../src/rounds/money-path.js';
+import { httpTransport } from '../../src/wallet/wallet-client.js';
 import { ADMIN_TOKEN, adminHeaders, createTestApp, type TestApp } from '../helpers/app.js';
 import { secretOf, startWorld, type Player, type World } from '../helpers/casino.js';
 
@@ -164,6 +165,9 @@ describe('a new session of the player also runs its retries', () => {
 });
 
 describe('in production (NODE_ENV=production)', () => {
+  // The test casino listens on loopback, which production refuses to call (test/security/callback-address.test.ts):
+  // these production apps get the development transport.
+  const loopbackTransport = () => httpTransport({ production: false });
   let prod: TestApp | undefined;
   afterAll(async () => prod?.close());
   const prodCron = (app: TestApp, query = '') =>
@@ -172,7 +176,7 @@ describe('in production (NODE_ENV=production)', () => {
   it('a call without operatorId and without READINESS_OPERATOR_ID is WALLET_RETRY_OPERATOR_REQUIRED; with operatorId it runs for that operator', async () => {
     const ra = await pendingCredit(a1);
     const rb = await pendingCredit(b1);
-    prod = await createTestApp({ databaseUrl: w.t.config.databaseUrl, env: { NODE_ENV: 'production' } });
+    prod = await createTestApp({ databaseUrl: w.t.config.databaseUrl, env: { NODE_ENV: 'production' }, httpTransport: loopbackTransport() });
     const refused = await prodCron(prod);
     expect(refused.statusCode).toBe(400);
     expect(refused.json().code).toBe('WALLET_RETRY_OPERATOR_REQUIRED');
@@ -188,7 +192,7 @@ describe('in production (NODE_ENV=production)', () => {
   it('without operatorId the call is scoped to READINESS_OPERATOR_ID, not to every operator', async () => {
     const ra = await pendingCredit(a2);
     const rb = await pendingCredit(b1);
-    prod = await createTestApp({ databaseUrl: w.t.config.databaseUrl, env: { NODE_ENV: 'production', READINESS_OPERATOR_ID: 'op-a' } });
+    prod = await createTestApp({ databaseUrl: w.t.config.databaseUrl, env: { NODE_ENV: 'production', READINESS_OPERATOR_ID: 'op-a' }, httpTransport: loopbackTransport() });
     const res = await prodCron(prod);
     expect(res.statusCode).toBe(200);
     expect(res.json().items).toEqual([{ roundId: ra, operation: 'credit', outcome: 'succeeded' }]);

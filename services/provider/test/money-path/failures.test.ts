@@ -20,7 +20,7 @@ type Audit = { path: string; idempotencyKey: string; attemptCount: number; statu
 const auditOf = async (roundId: string) => (await w.round(roundId)).body.casinoCallbackAudit as Audit[];
 const rollbackRequests = (roundId: string) => w.requestsOf(`${roundId}:debit:rollback`);
 
-async function until(check: () => boolean, ms = 3000): Promise<void> {
+async function until(check: () => boolean, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');
@@ -84,7 +84,8 @@ describe('the casino refuses the debit (4xx): the round ends error, no rollback'
 describe('the debit gets no positive answer: it is ambiguous and rolled back', () => {
   it('a debit past CALLBACK_TIMEOUT_MS (both attempts) is 504 CASINO_TIMEOUT; the rollback is sent, the round cancelled, the balance unchanged, and the late debit refused', async () => {
     const before = w.balance(p);
-    w.casino.setFaults([{ path: '/wallet/debit', kind: 'delay', ms: 700, times: 2 }]);
+    // both attempts land long after their timeouts and the rollback (room for a busy machine)
+    w.casino.setFaults([{ path: '/wallet/debit', kind: 'delay', ms: 2000, times: 2 }]);
     const res = await w.bet(p, 'dice', 4, { target: 50, direction: 'over' });
     expect(res.status).toBe(504);
     expect(res.body).toMatchObject({ code: 'CASINO_TIMEOUT', roundStatus: 'cancelled' });
@@ -184,7 +185,8 @@ describe('the debit gets no positive answer: it is ambiguous and rolled back', (
   it('a refusal of the retry while the timed-out first attempt is still in flight is rolled back; the late debit is refused', async () => {
     const before = w.balance(p);
     w.casino.setFaults([
-      { path: '/wallet/debit', kind: 'delay', ms: 600, times: 1 },
+      // the first attempt lands long after its timeout, its retry and the rollback (room for a busy machine)
+      { path: '/wallet/debit', kind: 'delay', ms: 2000, times: 1 },
       { path: '/wallet/debit', kind: 'refuse', code: 'INSUFFICIENT_FUNDS', times: 1 },
     ]);
     const res = await w.bet(p, 'limbo', 2, { target: 2 });

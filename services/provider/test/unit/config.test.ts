@@ -14,7 +14,13 @@ describe('configuration (CONTRACT.md §1)', () => {
     expect(() => loadConfig({ NODE_ENV: 'staging' })).toThrow(/NODE_ENV/);
   });
   it('has no demo operator in production unless DEMO_OPERATOR=1', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }).demoOperator).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', DEMO_OPERATOR: '1' }).demoOperator).toBe(true);
+    const key = 'ab'.repeat(32);
+    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: key }).demoOperator).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: key, DEMO_OPERATOR: '1' }).demoOperator).toBe(true);
+  });
+  it('refuses to start in production without SECRET_KEY, saying what it must be (CONTRACT.md §1)', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRET_KEY: is required in production; it must be 32 bytes written as 64 hex characters/);
+    expect(() => loadConfig({ NODE_ENV: 'production', SECRET_KEY: 'c2hvcnQ=' })).toThrow(/SECRET_KEY: must be 32 bytes written as 64 hex characters/);
+    expect(() => loadConfig({ SECRET_KEY: 'zz'.repeat(32) })).toThrow(ConfigError);
   });
 });

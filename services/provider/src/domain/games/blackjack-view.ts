@@ -6,7 +6,7 @@
  * e.g. `(m) => minorToNumber(m, decimals)`).
  */
 import { handValue } from './blackjack-cards.js';
-import { availableActions, isFinal, settlement } from './blackjack.js';
+import { availableActions, isFinal, settlement, withdrawnActions } from './blackjack.js';
 import type { BlackjackState, HandOutcome, HandStatus, PublicBlackjackAction } from './blackjack.js';
 
 export interface BlackjackHandView<A> {
@@ -28,6 +28,8 @@ export interface BlackjackResultView<A> {
   activeHand: number | null;
   insurance: { offered: boolean; taken: boolean | null; amount: A; payout: A };
   actions: PublicBlackjackAction[];
+  /** paid actions the rules allow now but withdrawn because their extra debit failed (only when any) */
+  withdrawnActions?: PublicBlackjackAction[];
   /** the full 52-card stream, final only */
   cards?: string[];
 }
@@ -62,6 +64,8 @@ export function blackjackResultView<A>(s: BlackjackState, toAmount: (minor: bigi
     },
     actions: availableActions(s),
   };
+  const withdrawn = withdrawnActions(s);
+  if (withdrawn.length > 0) view.withdrawnActions = withdrawn;
   if (final) view.cards = [...s.deck];
   return view;
 }

@@ -52,6 +52,12 @@ export interface BlackjackState {
   activeHand: number | null;
   phase: 'insurance' | 'player' | 'final';
   insurance: { offered: boolean; taken: boolean | null; amount: string };
+  /**
+   * Paid actions withdrawn from the round because their extra debit was refused or rolled back
+   * (`insurance`, `split`, `double:<hand>`): its wallet key (CONTRACT.md §11) is spent, so the
+   * action cannot be taken again. Absent when none.
+   */
+  withdrawn?: string[];
 }
 
 export interface ExtraDebit {
@@ -92,6 +98,7 @@ function clone(s: BlackjackState): BlackjackState {
     dealer: [...s.dealer],
     hands: s.hands.map((h) => ({ ...h, cards: [...h.cards] })),
     insurance: { ...s.insurance },
+    ...(s.withdrawn ? { withdrawn: [...s.withdrawn] } : {}),
   };
 }
 
@@ -204,8 +211,15 @@ export function isFinal(s: BlackjackState): boolean {
   return s.phase === 'final';
 }
 
-/** Every action legal now, `decline_insurance` included. */
-export function legalActions(s: BlackjackState): BlackjackAction[] {
+/** The wallet tag of the extra debit an action takes (`double:<hand>`), null for a free action. */
+function debitTag(s: BlackjackState, action: BlackjackAction): string | null {
+  if (action === 'insurance' || action === 'split') return action;
+  if (action === 'double') return `double:${s.activeHand ?? 0}`;
+  return null;
+}
+
+/** The rule's actions now, before any withdrawal. */
+function ruleActions(s: BlackjackState): BlackjackAction[] {
   if (s.phase === 'insurance') return ['insurance', 'decline_insurance'];
   if (s.phase !== 'player' || s.activeHand === null) return [];
   const h = hand(s, s.activeHand);
@@ -215,9 +229,38 @@ export function legalActions(s: BlackjackState): BlackjackAction[] {
   return actions;
 }
 
-/** The actions the player view lists: while insurance is offered only `insurance`. */
+const isWithdrawn = (s: BlackjackState, action: BlackjackAction) => {
+  const tag = debitTag(s, action);
+  return tag !== null && (s.withdrawn ?? []).includes(tag);
+};
+
+/** Every action legal now, `decline_insurance` included, without the withdrawn ones. */
+export function legalActions(s: BlackjackState): BlackjackAction[] {
+  return ruleActions(s).filter((a) => !isWithdrawn(s, a));
+}
+
+/**
+ * The actions the player view lists. While insurance is offered only `insurance` (the decision:
+ * take or decline; declining stays possible when taking was withdrawn).
+ */
 export function availableActions(s: BlackjackState): PublicBlackjackAction[] {
+  if (s.phase === 'insurance') return ['insurance'];
   return legalActions(s).filter((a): a is PublicBlackjackAction => a !== 'decline_insurance');
+}
+
+/** Paid actions the rules allow now but the round withdrew (their extra debit failed). */
+export function withdrawnActions(s: BlackjackState): PublicBlackjackAction[] {
+  return ruleActions(s).filter((a): a is PublicBlackjackAction => a !== 'decline_insurance' && isWithdrawn(s, a));
+}
+
+/**
+ * The state once the extra debit of an action was refused or rolled back: the action is withdrawn
+ * (its wallet key is spent); nothing else changes.
+ */
+export function withdrawExtraDebit(s: BlackjackState, debit: Pick<ExtraDebit, 'kind' | 'hand'>): BlackjackState {
+  const tag = debit.kind === 'double' ? `double:${debit.hand ?? 0}` : debit.kind;
+  const withdrawn = s.withdrawn ?? [];
+  return withdrawn.includes(tag) ? s : { ...clone(s), withdrawn: [...withdrawn, tag] };
 }
 
 /** The extra debit the action needs (null for none); ACTION_NOT_AVAILABLE when illegal now. */

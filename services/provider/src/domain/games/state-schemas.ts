@@ -38,4 +38,5 @@ export const blackjackStateSchema: z.ZodType<BlackjackState> = z.object({
   activeHand: z.number().int().min(0).max(1).nullable(),
   phase: z.enum(['insurance', 'player', 'final']),
   insurance: z.object({ offered: z.boolean(), taken: z.boolean().nullable(), amount: minor }),
+  withdrawn: z.array(z.enum(['insurance', 'split', 'double:0', 'double:1'])).optional(),
 });

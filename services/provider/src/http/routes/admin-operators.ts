@@ -3,18 +3,13 @@ import { z } from 'zod';
 import type { AppInstance, Services } from '../../app.js';
 import { AppError } from '../../errors.js';
 import { adminOperatorView, operatorIdSchema, operatorPutSchema, toOperatorWrite } from '../../operators/operators.js';
-import { requireAdmin } from '../auth.js';
 
 const params = z.object({ operatorId: operatorIdSchema });
 
 export function adminOperatorRoutes(app: AppInstance, s: Services): void {
-  app.addHook('onRequest', async (request) => {
-    if (request.url.startsWith('/api/admin/')) requireAdmin(request, s.config);
-  });
-
   app.put(
     '/api/admin/operators/:operatorId',
-    { schema: { summary: 'Create or replace an operator-currency profile', tags: ['admin'], security: [{ adminToken: [] }], params, body: operatorPutSchema } },
+    { config: { auth: 'admin' }, schema: { summary: 'Create or replace an operator-currency profile', tags: ['admin'], security: [{ adminToken: [] }], params, body: operatorPutSchema } },
     async (request, reply) => {
       const write = toOperatorWrite(request.params.operatorId, request.body, s.config.production);
       const { operator, created } = await s.operators.upsert(s.db, write);
@@ -22,13 +17,13 @@ export function adminOperatorRoutes(app: AppInstance, s: Services): void {
     },
   );
 
-  app.get('/api/admin/operators', { schema: { summary: 'List operator profiles', tags: ['admin'], security: [{ adminToken: [] }] } }, async () => ({
+  app.get('/api/admin/operators', { config: { auth: 'admin' }, schema: { summary: 'List operator profiles', tags: ['admin'], security: [{ adminToken: [] }] } }, async () => ({
     operators: (await s.operators.list(s.db)).map(adminOperatorView),
   }));
 
   app.get(
     '/api/admin/operators/:operatorId',
-    { schema: { summary: 'One operator profile', tags: ['admin'], security: [{ adminToken: [] }], params } },
+    { config: { auth: 'admin' }, schema: { summary: 'One operator profile', tags: ['admin'], security: [{ adminToken: [] }], params } },
     async (request) => {
       const op = await s.operators.get(s.db, request.params.operatorId);
       if (!op) throw new AppError('NOT_FOUND', 'no such operator');

@@ -6,7 +6,6 @@ import { placeBet } from '../../rounds/bets.js';
 import { getRound } from '../../rounds/round-store.js';
 import { betView } from '../../rounds/round-view.js';
 import { playerResultView } from '../../rounds/result-view.js';
-import { hasSignatureHeaders, verifyOperatorSignature } from '../auth.js';
 import { amountSchema, clientSeedSchema, gameTypeSchema, idempotencyKeySchema, roundIdParams, sessionIdSchema } from '../schemas.js';
 
 const betBody = z
@@ -21,16 +20,16 @@ const betBody = z
   .strict();
 
 export function betRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/bets', { schema: { summary: 'Place and settle a dice, limbo, plinko or keno bet', tags: ['player'], body: betBody } }, async (request) =>
+  app.post('/api/bets', { config: { auth: 'player' }, schema: { summary: 'Place and settle a dice, limbo, plinko or keno bet', tags: ['player'], body: betBody } }, async (request) =>
     placeBet(s.money, request.body),
   );
 
   app.get(
     '/api/bets/:roundId',
-    { schema: { summary: 'A stored round with its fairness proof and callback audit', tags: ['player', 'operator'], params: roundIdParams } },
+    { config: { auth: 'player-or-operator' }, schema: { summary: 'A stored round with its fairness proof and callback audit', tags: ['player', 'operator'], params: roundIdParams } },
     async (request) => {
       // Public by round id (the id is the capability); a signed casino request is scoped to its operator.
-      const scope = hasSignatureHeaders(request) ? await verifyOperatorSignature(request, s) : null;
+      const scope = request.caller.kind === 'operator' ? request.caller.operatorId : null;
       const round = await getRound(s.db, request.params.roundId);
       if (!round) throw new AppError('ROUND_NOT_FOUND', 'no round with this id');
       if (scope !== null && round.operatorId !== scope) throw new AppError('FORBIDDEN', 'this round belongs to another operator');

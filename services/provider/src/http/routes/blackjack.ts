@@ -15,26 +15,27 @@ const sessionQuery = z.object({ sessionId: sessionIdSchema });
 export function blackjackRoutes(app: AppInstance, s: Services): void {
   app.post(
     '/api/blackjack/rounds',
-    { schema: { summary: 'Start a Blackjack round (one debit); a round the deal decides is settled at once', tags: ['blackjack'], body: startBody } },
+    { config: { auth: 'player' }, schema: { summary: 'Start a Blackjack round (one debit); a round the deal decides is settled at once', tags: ['blackjack'], body: startBody } },
     async (request) => startBlackjackRound(s.money, request.body),
   );
 
   // Static segments outrank `:roundId` / `:action` in Fastify's router, whatever the order of registration.
   app.get(
     '/api/blackjack/rounds/active',
-    { schema: { summary: "The player's active Blackjack round, from any of the player's sessions", tags: ['blackjack'], querystring: sessionQuery } },
+    { config: { auth: 'player' }, schema: { summary: "The player's active Blackjack round, from any of the player's sessions", tags: ['blackjack'], querystring: sessionQuery } },
     async (request) => activeBlackjackRound(s.money, request.query.sessionId),
   );
 
   app.get(
     '/api/blackjack/rounds/:roundId',
-    { schema: { summary: 'A Blackjack round (the hole card and the draws only once it is final)', tags: ['blackjack'], params: roundIdParams, querystring: sessionQuery } },
+    { config: { auth: 'player' }, schema: { summary: 'A Blackjack round (the hole card and the draws only once it is final)', tags: ['blackjack'], params: roundIdParams, querystring: sessionQuery } },
     async (request) => getBlackjackRound(s.money, request.query.sessionId, request.params.roundId),
   );
 
   app.post(
     '/api/blackjack/rounds/:roundId/insurance',
     {
+      config: { auth: 'player' },
       schema: {
         summary: 'Take (one extra debit of half the bet) or decline the insurance offered against an Ace',
         tags: ['blackjack'],
@@ -54,6 +55,7 @@ export function blackjackRoutes(app: AppInstance, s: Services): void {
   app.post(
     '/api/blackjack/rounds/:roundId/:action',
     {
+      config: { auth: 'player' },
       schema: {
         summary: 'hit or stand (no wallet movement), double or split (one extra debit)',
         tags: ['blackjack'],

@@ -14,8 +14,8 @@ const verifyBody = z
   .object({
     gameType: z.enum(GAME_TYPES),
     serverSeed: z.string().min(1).max(256),
-    serverSeedHash: z.string().min(1).max(128),
-    clientSeed: z.string().min(1).max(64),
+    serverSeedHash: z.string().regex(/^[0-9a-fA-F]{64}$/, 'must be a SHA-256 hash: 64 hex characters'),
+    clientSeed: clientSeedSchema,
     nonce: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     amount: amountSchema,
     currency: currencySchema.default('USD'),
@@ -24,7 +24,7 @@ const verifyBody = z
   .strict();
 
 export function fairnessRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/fairness/rotate', { schema: { summary: 'Reveal the server seed and commit a new one', tags: ['fairness'], body: rotateBody } }, async (request) => {
+  app.post('/api/fairness/rotate', { config: { auth: 'player' }, schema: { summary: 'Reveal the server seed and commit a new one', tags: ['fairness'], body: rotateBody } }, async (request) => {
     const session = await s.sessions.get(s.db, request.body.sessionId);
     const { previous, next } = await rotateSeedPair(s.db, session.operatorId, session.playerRef, request.body.clientSeed);
     return {
@@ -38,7 +38,7 @@ export function fairnessRoutes(app: AppInstance, s: Services): void {
     };
   });
 
-  app.post('/api/verify', { schema: { summary: 'Recompute a result from revealed seeds', tags: ['fairness'], body: verifyBody } }, async (request) => {
+  app.post('/api/verify', { config: { auth: 'public' }, schema: { summary: 'Recompute a result from revealed seeds', tags: ['fairness'], body: verifyBody } }, async (request) => {
     const b = request.body;
     const amountMinor = toMinorUnits(b.amount, b.currency);
     const money = (v: bigint) => jsonNumber(formatMinorUnits(v, CURRENCY_DECIMALS[b.currency]));

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import type { AppInstance, Services } from '../../app.js';
 import { CURRENCY_CODES, CURRENCY_CONTRACT_VERSION, CURRENCY_DECIMALS } from '../../domain/money/index.js';
 import { API_VERSION } from '../openapi.js';
+import { operatorIdText } from '../schemas.js';
 
 export function healthRoutes(app: AppInstance, s: Services): void {
-  app.get('/health', { schema: { summary: 'Runtime health and the currency contract', tags: ['health'] } }, async () => ({
+  app.get('/health', { config: { auth: 'public' }, schema: { summary: 'Runtime health and the currency contract', tags: ['health'] } }, async () => ({
     status: 'ok',
     version: API_VERSION,
     uptimeSeconds: Math.floor((Date.now() - s.startedAt) / 1000),
@@ -17,7 +18,7 @@ export function healthRoutes(app: AppInstance, s: Services): void {
 
   app.get(
     '/ready',
-    { schema: { summary: 'Readiness: database, Redis, and an operator', tags: ['health'], querystring: z.object({ operatorId: z.string().min(1).max(200).optional() }) } },
+    { config: { auth: 'public' }, schema: { summary: 'Readiness: database, Redis, and an operator', tags: ['health'], querystring: z.object({ operatorId: operatorIdText.optional() }) } },
     async (request, reply) => {
       const checks: Record<string, string> = {};
       try {

@@ -23,32 +23,32 @@ const cashoutBody = z.object({ sessionId: sessionIdSchema, idempotencyKey: idemp
 const sessionQuery = z.object({ sessionId: sessionIdSchema });
 
 export function minesRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/mines/rounds', { schema: { summary: 'Start a Mines round (one debit)', tags: ['mines'], body: startBody } }, async (request) =>
+  app.post('/api/mines/rounds', { config: { auth: 'player' }, schema: { summary: 'Start a Mines round (one debit)', tags: ['mines'], body: startBody } }, async (request) =>
     startMinesRound(s.money, request.body),
   );
 
   // A static segment outranks `:roundId` in Fastify's router, whatever the order of registration.
   app.get(
     '/api/mines/rounds/active',
-    { schema: { summary: "The player's active Mines round, from any of the player's sessions", tags: ['mines'], querystring: sessionQuery } },
+    { config: { auth: 'player' }, schema: { summary: "The player's active Mines round, from any of the player's sessions", tags: ['mines'], querystring: sessionQuery } },
     async (request) => activeMinesRound(s.money, request.query.sessionId),
   );
 
   app.get(
     '/api/mines/rounds/:roundId',
-    { schema: { summary: 'A Mines round (the mines only once it is final)', tags: ['mines'], params: roundIdParams, querystring: sessionQuery } },
+    { config: { auth: 'player' }, schema: { summary: 'A Mines round (the mines only once it is final)', tags: ['mines'], params: roundIdParams, querystring: sessionQuery } },
     async (request) => getMinesRound(s.money, request.query.sessionId, request.params.roundId),
   );
 
   app.post(
     '/api/mines/rounds/:roundId/reveal',
-    { schema: { summary: 'Reveal a tile (no wallet movement; a mine closes the round with a zero credit)', tags: ['mines'], params: roundIdParams, body: revealBody } },
+    { config: { auth: 'player' }, schema: { summary: 'Reveal a tile (no wallet movement; a mine closes the round with a zero credit)', tags: ['mines'], params: roundIdParams, body: revealBody } },
     async (request) => revealMinesTile(s.money, { ...request.body, roundId: request.params.roundId }),
   );
 
   app.post(
     '/api/mines/rounds/:roundId/cashout',
-    { schema: { summary: 'Cash out (one credit of the payout)', tags: ['mines'], params: roundIdParams, body: cashoutBody } },
+    { config: { auth: 'player' }, schema: { summary: 'Cash out (one credit of the payout)', tags: ['mines'], params: roundIdParams, body: cashoutBody } },
     async (request) => cashoutMinesRound(s.money, { ...request.body, roundId: request.params.roundId }),
   );
 }

@@ -3,24 +3,23 @@ import { z } from 'zod';
 import type { AppInstance, Services } from '../../app.js';
 import { AppError } from '../../errors.js';
 import { reconciliationRows, RECONCILIATION_TYPES } from '../../rounds/reconciliation.js';
-import { adminOrOperator } from '../auth.js';
+import { operatorIdText, queryInt, queryTime } from '../schemas.js';
 
-const isoTime = z.string().refine((v) => !Number.isNaN(Date.parse(v)), 'must be an ISO 8601 time');
 const query = z.object({
-  operatorId: z.string().min(1).max(200).optional(),
+  operatorId: operatorIdText.optional(),
   type: z.enum(RECONCILIATION_TYPES).optional(),
-  from: isoTime.optional(),
-  to: isoTime.optional(),
-  cursor: z.string().min(1).max(40).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
+  from: queryTime.optional(),
+  to: queryTime.optional(),
+  cursor: z.string().regex(/^[0-9]{1,18}$/, 'must be a cursor this route answered').optional(),
+  limit: queryInt(1, 500, 100),
 });
 
 export function reconciliationRoutes(app: AppInstance, s: Services): void {
   app.get(
     '/api/reconciliation',
-    { schema: { summary: 'Reconciliation rows of wallet callbacks', tags: ['operator', 'admin'], security: [{ adminToken: [] }], querystring: query } },
+    { config: { auth: 'admin-or-operator' }, schema: { summary: 'Reconciliation rows of wallet callbacks', tags: ['operator', 'admin'], security: [{ adminToken: [] }], querystring: query } },
     async (request) => {
-      const caller = await adminOrOperator(request, s);
+      const caller = request.caller;
       let operatorId = request.query.operatorId;
       if (caller.kind === 'operator') {
         if (operatorId && operatorId !== caller.operatorId) throw new AppError('FORBIDDEN', 'a casino reads only its own operator');

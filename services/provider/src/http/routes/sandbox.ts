@@ -7,12 +7,12 @@ import { z } from 'zod';
 import type { AppInstance, Services } from '../../app.js';
 import { AppError } from '../../errors.js';
 import { SANDBOX_CALLBACK_BASE } from '../../operators/operator-schema.js';
-import { gameTypeSchema, launchModeSchema } from '../schemas.js';
+import { gameTypeSchema, launchModeSchema, operatorIdText, playerRefSchema } from '../schemas.js';
 
 const body = z
   .object({
-    operatorId: z.string().min(1).max(200),
-    playerRef: z.string().min(1).max(128),
+    operatorId: operatorIdText,
+    playerRef: playerRefSchema,
     gameType: gameTypeSchema,
     launchMode: launchModeSchema.default('single'),
   })
@@ -25,7 +25,7 @@ export function launchUrl(base: string, operatorId: string, game: string, token:
 }
 
 export function sandboxRoutes(app: AppInstance, s: Services): void {
-  app.post('/sandbox/launch', { schema: { summary: 'Demo launch token and URL (not in production)', tags: ['sandbox'], body } }, async (request) => {
+  app.post('/sandbox/launch', { config: { auth: 'public' }, schema: { summary: 'Demo launch token and URL (not in production)', tags: ['sandbox'], body } }, async (request) => {
     if (s.config.production && !s.config.demoOperator) throw new AppError('FORBIDDEN', 'the sandbox is not available in production');
     const { operatorId, playerRef, gameType, launchMode } = request.body;
     const op = await s.operators.get(s.db, operatorId);

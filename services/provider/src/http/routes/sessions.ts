@@ -1,25 +1,25 @@
 /** POST /api/sessions, GET /api/balance (SPEC.md Endpoints, CONTRACT.md §5 and §12). */
 import { z } from 'zod';
 import type { AppInstance, Services } from '../../app.js';
-import { gameTypeSchema, launchModeSchema, sessionIdSchema } from '../schemas.js';
+import { gameTypeSchema, launchModeSchema, operatorIdText, sessionIdSchema, text } from '../schemas.js';
 
 const createBody = z
   .object({
-    operatorId: z.string().min(1).max(200),
-    launchToken: z.string().min(1).max(2000),
+    operatorId: operatorIdText,
+    launchToken: text(2000),
     gameType: gameTypeSchema.default('dice'),
     launchMode: launchModeSchema.default('single'),
   })
   .strict();
 
 export function sessionRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/sessions', { schema: { summary: 'Create a session from a launch token', tags: ['player'], body: createBody } }, async (request) =>
+  app.post('/api/sessions', { config: { auth: 'public' }, schema: { summary: 'Create a session from a launch token', tags: ['player'], body: createBody } }, async (request) =>
     s.sessions.create(request.body),
   );
 
   app.get(
     '/api/balance',
-    { schema: { summary: 'The casino-provided balance of the session', tags: ['player'], querystring: z.object({ sessionId: sessionIdSchema }) } },
+    { config: { auth: 'player' }, schema: { summary: 'The casino-provided balance of the session', tags: ['player'], querystring: z.object({ sessionId: sessionIdSchema }) } },
     async (request) => s.sessions.balance(request.query.sessionId),
   );
 }

@@ -4,20 +4,20 @@ import type { AppInstance, Services } from '../../app.js';
 import { AppError } from '../../errors.js';
 import { addToSummary, retryPending } from '../../rounds/retries.js';
 import { sweepAbandonedRounds } from '../../rounds/abandoned-rounds.js';
-import { requireCron } from '../auth.js';
+import { operatorIdText, playerRefSchema, queryInt } from '../schemas.js';
 
 const query = z.object({
-  operatorId: z.string().min(1).max(200).optional(),
-  playerRef: z.string().min(1).max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  operatorId: operatorIdText.optional(),
+  playerRef: playerRefSchema.optional(),
+  limit: queryInt(1, 100, 50),
 });
 
 export function walletRetryRoutes(app: AppInstance, s: Services): void {
   app.get(
     '/api/cron/wallet-retries',
     {
+      config: { auth: 'cron' },
       schema: { summary: 'Retry pending credits and rollbacks', tags: ['operations'], security: [{ cronSecret: [] }], querystring: query },
-      onRequest: async (request) => requireCron(request, s.config),
     },
     async (request) => {
       let operatorId = request.query.operatorId;

@@ -1,0 +1,75 @@
+/**
+ * No secret in a log line (issue 9, defect 9): a run with request logging on — sessions, balance
+ * reads with the session id in the query, bets, a Mines round, signed operator requests, admin
+ * and cron calls, refused credentials — and then a scan of every line written for every session
+ * id, launch token, operator secret, signature and bearer token the run used.
+ */
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, adminHeaders, CRON_SECRET } from '../helpers/app.js';
+import { newKey, operatorSigned, secretOf, startWorld, type Player, type World } from '../helpers/casino.js';
+
+const lines: string[] = [];
+const sink = new Writable({
+  write(chunk: Buffer, _enc, done) {
+    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    done();
+  },
+});
+
+let w: World;
+const used = new Set<string>();
+beforeAll(async () => {
+  w = await startWorld([{ operatorId: 'op-log' }], { env: { LOG_LEVEL: 'info' }, logger: { stream: sink }, requestLogging: true });
+  used.add(ADMIN_TOKEN).add(CRON_SECRET).add(secretOf('op-log'));
+});
+afterAll(async () => w?.close());
+
+describe('the log of a run', () => {
+  it('holds requests and answers but no session id, launch token, secret, signature or bearer token', async () => {
+    const players: Player[] = [];
+    for (const ref of ['log-a', 'log-b']) {
+      const p = await w.player(ref, { gameType: 'mines', launchMode: 'lobby' });
+      players.push(p);
+      used.add(p.sessionId).add(p.launchToken);
+    }
+    const [a, b] = players as [Player, Player];
+    expect((await w.call('GET', `/api/balance?sessionId=${a.sessionId}`)).status).toBe(200);
+    expect((await w.call('GET', `/api/balance?sessionId=${encodeURIComponent(b.sessionId)}&x=1`)).status).toBe(200);
+    const bet = await w.bet(a, 'dice', 1, { target: 50, direction: 'over' });
+    expect(bet.status).toBe(200);
+    const mines = await w.call('POST', '/api/mines/rounds', { sessionId: b.sessionId, amount: 1, idempotencyKey: newKey() });
+    expect((await w.call('GET', `/api/mines/rounds/${mines.body.roundId}?sessionId=${b.sessionId}`)).status).toBe(200);
+    expect((await w.call('GET', `/api/mines/rounds/active?sessionId=${b.sessionId}`)).status).toBe(200);
+    // a failed credit (the error path logs too)
+    w.casino.setFaults([{ path: '/wallet/credit', kind: 'status', status: 503, times: 2 }]);
+    await w.bet(a, 'dice', 1, { target: 50, direction: 'over' });
+    w.casino.clearFaults();
+    // signed operator requests
+    const target = '/api/reconciliation?operatorId=op-log&limit=5';
+    const signed = operatorSigned('op-log', 'GET', target);
+    used.add(signed['x-signature']!);
+    expect((await w.call('GET', target, undefined, signed)).status).toBe(200);
+    const bad = operatorSigned('op-log', 'GET', target, { secret: 'not-the-secret-0123456789' });
+    used.add(bad['x-signature']!);
+    expect((await w.call('GET', target, undefined, bad)).status).toBe(401);
+    // admin and cron, right and wrong
+    const newSecret = 'rotated-secret-abcdef0123456789';
+    used.add(newSecret);
+    const profile = { currency: 'USD', callbackBaseUrl: w.casino.url, sharedSecret: newSecret, minBet: 0.1, stakeStep: 0.01, maxPayout: 100 };
+    expect((await w.call('PUT', '/api/admin/operators/op-log-2', profile, adminHeaders)).status).toBe(201);
+    expect((await w.call('PUT', '/api/admin/operators/op-log-3', profile, { authorization: 'Bearer guessed-admin-token-123456' })).status).toBe(401);
+    used.add('guessed-admin-token-123456');
+    expect((await w.cron('limit=10')).status).toBe(200);
+    expect((await w.cron('limit=10', 'wrong-cron-secret-0123456789')).status).toBe(401);
+    used.add('wrong-cron-secret-0123456789');
+    // a launch URL with the token in its query
+    const launch = await w.call('GET', `/game.html?operatorId=op-log&game=dice&token=${a.launchToken}`);
+    expect(launch.status).toBeLessThan(500);
+
+    const log = lines.join('\n');
+    expect(lines.length).toBeGreaterThan(20);
+    expect(log).toMatch(/"url":"\/api\/balance\?sessionId=\[redacted\]"/);
+    for (const secret of used) expect(log.includes(secret), `the log holds ${secret.slice(0, 6)}…`).toBe(false);
+  });
+});
