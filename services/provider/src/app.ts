@@ -7,7 +7,7 @@ import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler.js';
 import { registerAuthentication } from './http/authentication.js';
-import { parseJson, stringifyJson } from './http/json.js';
+import { parseJson, stringifyJson } from './infra/json.js';
 import { registerOpenApi } from './http/openapi.js';
 import { losslessSerializerCompiler, zodValidatorCompiler, type ZodTypeProvider } from './http/zod-provider.js';
 import { createKeyValueStore, type KeyValueStore } from './infra/kv.js';

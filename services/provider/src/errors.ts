@@ -3,6 +3,8 @@
  * status. Code anywhere throws `AppError`; one handler (http/error-handler.ts) turns it into
  * Fastify's error shape. Nothing else decides a status.
  */
+import { isRuleError } from '@gp/game-core';
+
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   INVALID_SESSION: 400,
@@ -71,3 +73,36 @@ export class AppError extends Error {
 export function isAppError(err: unknown): err is AppError {
   return err instanceof AppError;
 }
+
+/** The AppError of an error the service knows: its own, or a rule of the game core (same code). */
+export function asAppError(err: unknown): AppError | null {
+  if (err instanceof AppError) return err;
+  if (isRuleError(err)) return new AppError(err.code, err.message, err.extras);
+  return null;
+}
+
+/** HTTP reason phrases of the statuses the catalogue uses. */
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** The error envelope of CONTRACT.md §2 (Fastify's error shape with a catalogue code). */
+export function errorBody(err: AppError): Record<string, unknown> {
+  return {
+    statusCode: err.statusCode,
+    error: STATUS_TEXT[err.statusCode] ?? 'Error',
+    code: err.code,
+    message: err.message,
+    ...err.extras,
+  };
+}
+

@@ -4,30 +4,7 @@
  * VALIDATION_ERROR; anything unexpected is a 500 without its message, stack or SQL.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, ERROR_STATUS } from '../errors.js';
-
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  409: 'Conflict',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
-export function errorBody(err: AppError): Record<string, unknown> {
-  return {
-    statusCode: err.statusCode,
-    error: STATUS_TEXT[err.statusCode] ?? 'Error',
-    code: err.code,
-    message: err.message,
-    ...err.extras,
-  };
-}
+import { AppError, asAppError, ERROR_STATUS, errorBody } from '../errors.js';
 
 /**
  * Maps any thrown value to the AppError the client sees. Every framework error becomes a code of
@@ -36,7 +13,8 @@ export function errorBody(err: AppError): Record<string, unknown> {
  * JSON, too large, of another media type) → VALIDATION_ERROR; anything else → INTERNAL_ERROR.
  */
 export function toAppError(err: unknown): AppError {
-  if (err instanceof AppError) return err;
+  const known = asAppError(err);
+  if (known) return known;
   const fe = err as Partial<FastifyError> & { validation?: unknown };
   if (fe && typeof fe === 'object') {
     if (fe.code === 'FST_ERR_NOT_FOUND') return new AppError('NOT_FOUND', 'route not found');

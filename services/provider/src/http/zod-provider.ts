@@ -5,8 +5,9 @@
 import type { FastifyTypeProvider } from 'fastify';
 import type { FastifySchemaCompiler } from 'fastify';
 import { z } from 'zod';
+import { UNSUPPORTED_CURRENCY_MESSAGE } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
-import { stringifyJson } from './json.js';
+import { stringifyJson } from '../infra/json.js';
 
 export interface ZodTypeProvider extends FastifyTypeProvider {
   validator: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown;
@@ -27,7 +28,7 @@ export function toValidationError(error: z.ZodError, where: string): AppError {
   if (error.issues.some((i) => i.message === IDEMPOTENCY_REQUIRED_MESSAGE)) {
     return new AppError('IDEMPOTENCY_REQUIRED', 'idempotencyKey is required for requests that move money');
   }
-  const currency = error.issues.find((i) => i.message === 'UNSUPPORTED_CURRENCY');
+  const currency = error.issues.find((i) => i.message === UNSUPPORTED_CURRENCY_MESSAGE);
   if (currency) return new AppError('UNSUPPORTED_CURRENCY', 'currency code not supported');
   return new AppError('VALIDATION_ERROR', describeIssues(error, where));
 }

@@ -1,7 +1,7 @@
 /** The operator-currency profile (SPEC.md "Operator configuration", CONTRACT.md §5 and §7). */
 import { z } from 'zod';
-import type { CurrencyCode } from '../domain/money/index.js';
-import type { GameType } from '../http/schemas.js';
+import type { CurrencyCode } from '@gp/game-core/money';
+import type { GameType } from '@gp/game-core/games';
 
 export const abandonedRoundPolicySchema = z
   .object({

@@ -1,9 +1,9 @@
 /** Data access for the operators table. Secrets are sealed on the way in and opened on request. */
-import { CURRENCY_DECIMALS, type CurrencyCode } from '../domain/money/index.js';
+import { CURRENCY_DECIMALS, type CurrencyCode } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import type { SecretBox } from '../infra/secret-box.js';
 import { toBigInt, toIso, toNullableBigInt, type Queryable } from '../store/db.js';
-import type { GameType } from '../http/schemas.js';
+import type { GameType } from '@gp/game-core/games';
 import { DEFAULT_ABANDONED_ROUND_POLICY, type AbandonedRoundPolicy, type Operator, type OperatorWithSecret } from './operator-schema.js';
 
 interface OperatorRow {

@@ -5,11 +5,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { formatMinorUnits } from '../domain/money/index.js';
 import { AppError } from '../errors.js';
-import { jsonNumber } from '../http/json.js';
 import { checkCallbackBase } from '../wallet/callback-address.js';
-import { amountSchema, currencySchema, gameTypeSchema, GAME_TYPES, toMinorUnits } from '../http/schemas.js';
+import { GAME_TYPES, gameTypeSchema } from '@gp/game-core/games';
+import { amountJson, amountSchema, currencySchema, parseAmount } from '@gp/game-core/money';
 import type { Queryable } from '../store/db.js';
 import {
   abandonedRoundPolicySchema,
@@ -75,10 +74,10 @@ export type OperatorPut = z.output<typeof operatorPutSchema>;
 export function toOperatorWrite(operatorId: string, body: OperatorPut, production: boolean): OperatorWrite {
   checkCallbackBase(body.callbackBaseUrl, production);
   const c = body.currency;
-  const minBet = toMinorUnits(body.minBet, c, 'minBet');
-  const stakeStep = toMinorUnits(body.stakeStep, c, 'stakeStep');
-  const maxPayout = toMinorUnits(body.maxPayout, c, 'maxPayout');
-  const maxBet = body.maxBet == null ? null : toMinorUnits(body.maxBet, c, 'maxBet');
+  const minBet = parseAmount(body.minBet, c, { field: 'minBet' });
+  const stakeStep = parseAmount(body.stakeStep, c, { field: 'stakeStep' });
+  const maxPayout = parseAmount(body.maxPayout, c, { field: 'maxPayout' });
+  const maxBet = body.maxBet == null ? null : parseAmount(body.maxBet, c, { field: 'maxBet' });
   if (minBet % stakeStep !== 0n) throw new AppError('VALIDATION_ERROR', 'minBet must be a multiple of stakeStep');
   if (maxBet !== null && maxBet % stakeStep !== 0n) throw new AppError('VALIDATION_ERROR', 'maxBet must be a multiple of stakeStep');
   if (maxBet !== null && maxBet < minBet) throw new AppError('VALIDATION_ERROR', 'maxBet must not be below minBet');
@@ -100,7 +99,7 @@ export function toOperatorWrite(operatorId: string, body: OperatorPut, productio
   };
 }
 
-const money = (op: Operator, v: bigint) => jsonNumber(formatMinorUnits(v, op.decimals));
+const money = (op: Operator, v: bigint) => amountJson(v, op.currency);
 
 /** GET /api/operators/{operatorId}/config (CONTRACT.md §5). */
 export function publicConfigView(op: Operator) {

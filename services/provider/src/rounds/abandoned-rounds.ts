@@ -6,7 +6,7 @@
  * FOR UPDATE SKIP LOCKED, like the other retries.
  */
 import type { Knex } from 'knex';
-import type { GameType } from '../domain/games/games.js';
+import type { GameType } from '@gp/game-core/games';
 import type { AbandonedRoundPolicy } from '../operators/operator-schema.js';
 import { leaseMs } from './money-path.js';
 import { closeAbandonedMinesRound } from './mines.js';

@@ -4,11 +4,10 @@
  * first; then reserve nonce + round + debit record (one transaction with the idempotency key)
  * → debit → settle → credit → final.
  */
-import { floats } from '../domain/fairness/stream.js';
-import { GAMES, isInstantGame, parseGameParams, settleInstant, type GameType, type InstantGameType } from '../domain/games/games.js';
-import { applyMultiplier, checkMaxPayout, checkStake } from '../domain/money/index.js';
-import { AppError } from '../errors.js';
-import { toMinorUnits } from '../http/schemas.js';
+import { floats } from '@gp/game-core/fairness';
+import { GAMES, isInstantGame, parseGameParams, settleInstant, type GameType, type InstantGameType } from '@gp/game-core/games';
+import { applyMultiplier, checkMaxPayout, checkStake, parseAmount } from '@gp/game-core/money';
+import { AppError, asAppError } from '../errors.js';
 import type { SessionService, SessionWithToken } from '../sessions/sessions.js';
 import { claimKey, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
 import { closeRound, debitOpenedRound, insertRoundWithDebit, operatorFor, rollbackRound, type MoneyDeps } from './money-path.js';
@@ -65,7 +64,7 @@ export async function placeBet(deps: BetDeps, input: PlaceBetInput) {
   const gameType: InstantGameType = input.gameType;
   const session = await deps.sessions.get(deps.db, input.sessionId);
   const params = parseGameParams(gameType, input.params);
-  const amount = toMinorUnits(input.amount, session.currency);
+  const amount = parseAmount(input.amount, session.currency);
 
   const scope: IdempotencyScope = {
     operatorId: session.operatorId,
@@ -102,7 +101,7 @@ export async function placeBet(deps: BetDeps, input: PlaceBetInput) {
         const stream = floats(opened.serverSeed, round.clientSeed, round.nonce, GAMES[gameType].floatsNeeded(params as never));
         settled = settleInstant(gameType, stream, params as never);
       } catch (err) {
-        const error = err instanceof AppError ? err : new AppError('INTERNAL_ERROR', 'the bet could not be settled');
+        const error = asAppError(err) ?? new AppError('INTERNAL_ERROR', 'the bet could not be settled');
         const status = await rollbackRound(deps, operator, round, ['debit_requested'], `settlement failed: ${error.code}`, error);
         throw error.withRound(round.roundId, status);
       }

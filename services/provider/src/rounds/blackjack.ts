@@ -25,28 +25,13 @@
  * on the round resolves it (resolveExtraDebits): an extra debit counts only once the state shows
  * its action, any other is rolled back.
  */
-import { BLACKJACK_FLOATS } from '../domain/games/blackjack-cards.js';
-import {
-  applyBlackjackAction,
-  BLACKJACK_MAX_MULTIPLIER4,
-  isFinal,
-  requiredDebit,
-  settlement,
-  startBlackjack,
-  totalStaked,
-  type BlackjackAction,
-  type BlackjackState,
-  type ExtraDebit,
-  withdrawExtraDebit,
-} from '../domain/games/blackjack.js';
-import { blackjackResultView } from '../domain/games/blackjack-view.js';
-import { minorToNumber } from '../domain/games/exact.js';
-import { blackjackStateSchema } from '../domain/games/state-schemas.js';
-import { checkMaxPayout, checkStake, CURRENCY_DECIMALS, formatMinorUnits, type CurrencyCode } from '../domain/money/index.js';
-import { AppError, ERROR_STATUS, type ErrorCode } from '../errors.js';
-import { errorBody } from '../http/error-handler.js';
-import { jsonNumber } from '../http/json.js';
-import { toMinorUnits } from '../http/schemas.js';
+import { BLACKJACK_FLOATS } from '@gp/game-core/games';
+import { applyBlackjackAction, BLACKJACK_MAX_MULTIPLIER4, isFinal, requiredDebit, settlement, startBlackjack, totalStaked, type BlackjackAction, type BlackjackState, type ExtraDebit, withdrawExtraDebit } from '@gp/game-core/games';
+import { blackjackResultView } from '@gp/game-core/games';
+import { minorToNumber } from '@gp/game-core/games';
+import { blackjackStateSchema } from '@gp/game-core/games';
+import { checkMaxPayout, checkStake, CURRENCY_DECIMALS, parseAmount, type CurrencyCode, amountJson } from '@gp/game-core/money';
+import { AppError, ERROR_STATUS, errorBody, type ErrorCode } from '../errors.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
 import { type Db, type Tx } from '../store/db.js';
@@ -54,20 +39,7 @@ import { isCleanRefusal, outcomeError } from '../wallet/wallet-client.js';
 import type { AbandonedRoundHandler } from './abandoned-rounds.js';
 import { openingChecks, roundAnswer } from './bets.js';
 import { claimKey, completeKey, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
-import {
-  balanceFrom,
-  closeRound,
-  debitOpenedRound,
-  extraDebitKey,
-  leaseMs,
-  operatorFor,
-  recordCallback,
-  rollbackKey,
-  RoundBusyError,
-  sendCallback,
-  type MoneyDeps,
-  type OpenedRound,
-} from './money-path.js';
+import { balanceFrom, closeRound, debitOpenedRound, extraDebitKey, leaseMs, operatorFor, recordCallback, rollbackKey, RoundBusyError, sendCallback, type MoneyDeps, type OpenedRound } from './money-path.js';
 import type { RetryFilter, RetryItem } from './retries.js';
 import { roundOfSession, runRoundAction, type RoundDeps, openRoundOfPlayer, openActiveRound } from './round-actions.js';
 import { callbacksOfRound, getCallback, getRound, roundFromRow, updateRound, type Callback, type RoundStatus, type Round } from './round-store.js';
@@ -124,7 +96,7 @@ export interface StartBlackjackInput {
 
 export async function startBlackjackRound(deps: RoundDeps, input: StartBlackjackInput): Promise<BlackjackAnswer> {
   const session = await deps.sessions.get(deps.db, input.sessionId);
-  const amount = toMinorUnits(input.amount, session.currency);
+  const amount = parseAmount(input.amount, session.currency);
 
   const scope: IdempotencyScope = {
     operatorId: session.operatorId,
@@ -294,7 +266,6 @@ async function closeBlackjack(
 /* ----------------------------------------------------------------------------- extra debits */
 
 const leaseEnd = (deps: MoneyDeps) => new Date(Date.now() + leaseMs(deps.config));
-const money = (currency: CurrencyCode, minor: bigint) => jsonNumber(formatMinorUnits(minor, CURRENCY_DECIMALS[currency]));
 const isExtraDebit = (c: Callback) => c.operation === 'debit' && (EXTRA_DEBIT_KINDS as readonly string[]).includes(c.purpose);
 
 /** Records an extra debit (CONTRACT.md §11 key, purpose = its kind) before it is sent. */
@@ -310,7 +281,7 @@ export async function recordExtraDebit(db: Db | Tx, deps: MoneyDeps, operator: O
       launchToken,
       gameType: round.gameType,
       roundId: round.roundId,
-      amount: money(round.currency, extra.amount),
+      amount: amountJson(extra.amount, round.currency),
       currency: round.currency,
     },
   });
@@ -330,7 +301,7 @@ async function rollbackExtraDebit(deps: MoneyDeps, operator: OperatorWithSecret,
       gameType: round.gameType,
       roundId: round.roundId,
       debitIdempotencyKey: debit.idempotencyKey,
-      amount: money(round.currency, debit.amount),
+      amount: amountJson(debit.amount, round.currency),
       currency: round.currency,
       reason,
     },

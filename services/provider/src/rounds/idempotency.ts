@@ -7,9 +7,8 @@
  * duplicate waits for it (up to 10 s), then answers from the round or IDEMPOTENCY_IN_PROGRESS.
  */
 import { createHash } from 'node:crypto';
-import { AppError } from '../errors.js';
-import { errorBody } from '../http/error-handler.js';
-import { stringifyJson, parseJson } from '../http/json.js';
+import { AppError, errorBody } from '../errors.js';
+import { stringifyJson, parseJson } from '../infra/json.js';
 import { isUniqueViolation, type Db, type Queryable, type Tx } from '../store/db.js';
 import { getRound, type Round } from './round-store.js';
 

@@ -12,7 +12,7 @@
  * run through runRoundAction (lock `round:<id>` + the round's version), so a duplicate or a
  * concurrent request on another pod never reveals, or credits, twice.
  */
-import { parseGameParams } from '../domain/games/games.js';
+import { parseGameParams } from '@gp/game-core/games';
 import {
   cashoutMines,
   cashoutMultiplier,
@@ -24,11 +24,10 @@ import {
   startMines,
   type MinesParams,
   type MinesState,
-} from '../domain/games/mines.js';
-import { minesStateSchema } from '../domain/games/state-schemas.js';
-import { applyMultiplier, checkStake, MULTIPLIER_SCALE } from '../domain/money/index.js';
+} from '@gp/game-core/games';
+import { minesStateSchema } from '@gp/game-core/games';
+import { applyMultiplier, checkStake, MULTIPLIER_SCALE, parseAmount } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
-import { toMinorUnits } from '../http/schemas.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
 import { type Tx } from '../store/db.js';
@@ -97,7 +96,7 @@ function startParams(input: StartMinesInput): MinesParams {
 export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): Promise<MinesAnswer> {
   const session = await deps.sessions.get(deps.db, input.sessionId);
   const params = startParams(input);
-  const amount = toMinorUnits(input.amount, session.currency);
+  const amount = parseAmount(input.amount, session.currency);
 
   const scope: IdempotencyScope = {
     operatorId: session.operatorId,

@@ -14,10 +14,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
-import { CURRENCY_DECIMALS, formatMinorUnits } from '../domain/money/index.js';
-import type { GameType } from '../domain/games/games.js';
+import { amountJson } from '@gp/game-core/money';
+import type { GameType } from '@gp/game-core/games';
 import { AppError, type ErrorCode } from '../errors.js';
-import { jsonNumber, stringifyJson } from '../http/json.js';
+import { stringifyJson } from '../infra/json.js';
 import type { SecretBox } from '../infra/secret-box.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { OperatorStore } from '../operators/operator-store.js';
@@ -26,19 +26,7 @@ import { storableText, type Db, type Tx } from '../store/db.js';
 import { reserveNonce } from '../store/seed-pairs.js';
 import { rememberBalance } from '../sessions/player-balances.js';
 import { isCleanRefusal, outcomeError, type WalletClient, type WalletOutcome, type WalletPath } from '../wallet/wallet-client.js';
-import {
-  getCallback,
-  getRound,
-  insertCallback,
-  recordCallbackResult,
-  roundFromRow,
-  updateRound,
-  type Callback,
-  type CallbackStatus,
-  type CloseStatus,
-  type Round,
-  type RoundStatus,
-} from './round-store.js';
+import { getCallback, getRound, insertCallback, recordCallbackResult, roundFromRow, updateRound, type Callback, type CallbackStatus, type CloseStatus, type Round, type RoundStatus } from './round-store.js';
 
 export interface MoneyDeps {
   db: Db;
@@ -67,9 +55,6 @@ export class RoundBusyError extends Error {}
 
 const masked = (body: Record<string, unknown>) => stringifyJson('launchToken' in body ? { ...body, launchToken: '[redacted]' } : body);
 
-function amountJson(round: Pick<Round, 'currency'>, minor: bigint) {
-  return jsonNumber(formatMinorUnits(minor, CURRENCY_DECIMALS[round.currency]));
-}
 
 /** Records a callback (its exact body sealed, a masked copy for the audit) before it is sent. */
 export async function recordCallback(
@@ -187,7 +172,7 @@ export async function insertRoundWithDebit(tx: Tx, deps: MoneyDeps, input: OpenR
       launchToken: session.launchToken,
       gameType: round.gameType,
       roundId,
-      amount: amountJson(round, input.amount),
+      amount: amountJson(input.amount, round.currency),
       currency: round.currency,
     },
   });
@@ -250,7 +235,7 @@ export async function rollbackRound(
         gameType: round.gameType,
         roundId: round.roundId,
         debitIdempotencyKey: dk,
-        amount: amountJson(round, round.amount),
+        amount: amountJson(round.amount, round.currency),
         currency: round.currency,
         reason,
       },
@@ -328,7 +313,7 @@ export async function closeRound(deps: MoneyDeps, operator: OperatorWithSecret, 
         launchToken: close.launchToken,
         gameType: round.gameType,
         roundId: round.roundId,
-        amount: amountJson(round, close.payout),
+        amount: amountJson(close.payout, round.currency),
         currency: round.currency,
       },
     });

@@ -3,9 +3,8 @@
  * debit, credit and rollback callback (credit_pending / rollback_pending while unconfirmed),
  * from the `reconciliation_rows` view, newest first, with cursor pagination.
  */
-import { CURRENCY_DECIMALS, formatMinorUnits, type CurrencyCode } from '../domain/money/index.js';
+import { type CurrencyCode, amountJson } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
-import { jsonNumber } from '../http/json.js';
 import { toBigInt, toIso, type Queryable } from '../store/db.js';
 
 export const RECONCILIATION_TYPES = ['debit', 'credit', 'rollback', 'credit_pending', 'rollback_pending'] as const;
@@ -54,7 +53,7 @@ export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) 
       operatorId: r.operator_id,
       playerRef: r.player_ref,
       gameType: r.game_type,
-      amount: jsonNumber(formatMinorUnits(toBigInt(r.amount), CURRENCY_DECIMALS[r.currency])),
+      amount: amountJson(toBigInt(r.amount), r.currency),
       currency: r.currency,
       casinoTransactionId: r.casino_transaction_id,
       idempotencyKey: r.idempotency_key,

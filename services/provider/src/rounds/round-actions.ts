@@ -7,13 +7,13 @@
  * transaction that calls `claimKey`: the lock keeps pods from wasting work, the version check
  * is what guarantees exactly once.
  */
-import type { GameType } from '../domain/games/games.js';
+import type { GameType } from '@gp/game-core/games';
 import { AppError } from '../errors.js';
 import { LockBusyError, withLock, type KeyValueStore } from '../infra/kv.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
 import type { BetDeps } from './bets.js';
-import { floats } from '../domain/fairness/stream.js';
+import { floats } from '@gp/game-core/fairness';
 import { isUniqueViolation } from '../store/db.js';
 import { assertKeyFree, claimKey, publicStatusOf, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
 import { insertRoundWithDebit, operatorFor, RoundBusyError, type OpenedRound, type OpenRoundInput } from './money-path.js';

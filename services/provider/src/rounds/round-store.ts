@@ -3,8 +3,8 @@
  * is a conditional update (`WHERE status = <expected>`): two pods never apply one step twice,
  * and the database refuses to change a final round (migrations/ trigger).
  */
-import type { CurrencyCode } from '../domain/money/index.js';
-import type { GameType } from '../domain/games/games.js';
+import type { CurrencyCode } from '@gp/game-core/money';
+import type { GameType } from '@gp/game-core/games';
 import { toBigInt, toIso, toNullableBigInt, type Queryable } from '../store/db.js';
 
 export type RoundStatus =

@@ -4,8 +4,8 @@
  * secret: the audit shows the request bodies with the launch token masked, and the server seed
  * only once its pair was rotated.
  */
-import { CURRENCY_DECIMALS, formatMinorUnits, formatMultiplier } from '../domain/money/index.js';
-import { jsonNumber, parseJson } from '../http/json.js';
+import { amountJson, multiplierJson } from '@gp/game-core/money';
+import { parseJson } from '../infra/json.js';
 import type { Queryable } from '../store/db.js';
 import { seedPairById } from '../store/seed-pairs.js';
 import { publicStatusOf } from './idempotency.js';
@@ -63,8 +63,7 @@ export interface ViewOptions {
 export async function betView(db: Queryable, round: Round, opts: ViewOptions = {}) {
   const callbacks = await callbacksOfRound(db, round.roundId);
   const pair = await seedPairById(db, round.seedPairId);
-  const decimals = CURRENCY_DECIMALS[round.currency];
-  const money = (v: bigint) => jsonNumber(formatMinorUnits(v, decimals));
+  const money = (v: bigint) => amountJson(v, round.currency);
   const closing = FINAL_OR_CLOSING.includes(round.status);
   const payout = closing && round.payout !== null ? round.payout : 0n;
   const multiplier = closing && round.multiplier4 !== null ? round.multiplier4 : 0n;
@@ -77,7 +76,7 @@ export async function betView(db: Queryable, round: Round, opts: ViewOptions = {
       totalStaked: money(round.totalStaked),
       currency: round.currency,
       params: round.params,
-      multiplier: jsonNumber(formatMultiplier(multiplier)),
+      multiplier: multiplierJson(multiplier),
       payout: money(payout),
       won: payout > round.totalStaked,
       operatorId: round.operatorId,

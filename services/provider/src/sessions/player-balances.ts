@@ -4,7 +4,7 @@
  * to a round's POST that moved no money (a safe Mines reveal, a Blackjack hit) still carries the
  * player's balance without polling the casino. Data access for the `player_balances` table.
  */
-import type { CurrencyCode } from '../domain/money/index.js';
+import type { CurrencyCode } from '@gp/game-core/money';
 import { toBigInt, type Queryable } from '../store/db.js';
 
 export interface ReportedBalance {

@@ -5,10 +5,10 @@
  * player's pending credits and rollbacks (in the background).
  */
 import { randomUUID } from 'node:crypto';
-import { CURRENCY_DECIMALS, formatMinorUnits, isCurrencyCode, parseMinorUnits, type CurrencyCode } from '../domain/money/index.js';
+import { CURRENCY_DECIMALS, isCurrencyCode, parseMinorUnits, type CurrencyCode, amountJson } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
-import { jsonNumber, numberText, stringifyJson, type LosslessNumber } from '../http/json.js';
-import type { GameType } from '../http/schemas.js';
+import { numberText, stringifyJson, type LosslessNumber } from '../infra/json.js';
+import type { GameType } from '@gp/game-core/games';
 import type { SecretBox } from '../infra/secret-box.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { OperatorStore } from '../operators/operator-store.js';
@@ -73,7 +73,6 @@ const PLAYER_REF = /^[^\p{Cc}]{1,200}$/u;
 /** The wallet interface's `gameType` is a non-empty string: a lobby session (no single game) sends this. */
 export const LOBBY_WALLET_GAME = 'lobby';
 
-export const balanceJson = (minor: bigint, currency: CurrencyCode) => jsonNumber(formatMinorUnits(minor, CURRENCY_DECIMALS[currency]));
 
 export function createSessionService(deps: SessionDeps) {
   const { db, box, operators, wallet } = deps;
@@ -151,7 +150,7 @@ export function createSessionService(deps: SessionDeps) {
         playerRef,
         displayName: row.display_name,
         currency,
-        balance: balanceJson(balance, currency),
+        balance: amountJson(balance, currency),
         gameType,
         launchMode: input.launchMode,
         fairness: { serverSeedHash: pair.serverSeedHash, clientSeed: pair.clientSeed, nonce: Number(pair.nextNonce) },
@@ -170,7 +169,7 @@ export function createSessionService(deps: SessionDeps) {
       const operator = await operators.getWithSecret(db, session.operatorId);
       if (!operator) throw new AppError('INVALID_SESSION', 'unknown session');
       const balance = await fetchBalance(operator, session.playerRef, session.gameType, session.currency);
-      return { balance: balanceJson(balance, session.currency), currency: session.currency };
+      return { balance: amountJson(balance, session.currency), currency: session.currency };
     },
 
     fetchBalance,

@@ -4,7 +4,7 @@
  * share a nonce, across pods too (and rounds carry UNIQUE (seed_pair_id, nonce)).
  */
 import { randomBytes } from 'node:crypto';
-import { hashServerSeed, serverSeedFromBytes } from '../domain/fairness/seeds.js';
+import { hashServerSeed, serverSeedFromBytes } from '@gp/game-core/fairness';
 import { AppError } from '../errors.js';
 import { toBigInt, type Queryable, type Tx } from './db.js';
 

@@ -7,8 +7,8 @@
  * trusts the signature headers instead of checking them.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { CURRENCY_DECIMALS, formatMinorUnits, parseMinorUnits, type CurrencyCode } from '../domain/money/index.js';
-import { jsonNumber, numberText, parseJson, stringifyJson, type LosslessNumber } from '../http/json.js';
+import { CURRENCY_DECIMALS, parseMinorUnits, type CurrencyCode, amountJson } from '@gp/game-core/money';
+import { numberText, parseJson, stringifyJson, type LosslessNumber } from '../infra/json.js';
 import { isUniqueViolation, toBigInt, type Db, type Queryable } from '../store/db.js';
 import type { TransportRequest, TransportResponse, WalletTransport } from './wallet-client.js';
 
@@ -40,7 +40,7 @@ export function createDemoCasino(db: Db): DemoCasino {
     return forUpdate ? query.forUpdate().first() : query.first();
   }
 
-  const money = (p: PlayerRow, minor: bigint) => jsonNumber(formatMinorUnits(minor, CURRENCY_DECIMALS[p.currency as CurrencyCode]));
+  const money = (p: PlayerRow, minor: bigint) => amountJson(minor, p.currency as CurrencyCode);
 
   async function moneyMove(op: 'debit' | 'credit' | 'rollback', operatorId: string, key: string, body: Record<string, unknown>): Promise<TransportResponse> {
     const requestHash = sha256(stringifyJson(body));

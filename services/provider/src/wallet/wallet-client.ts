@@ -7,7 +7,7 @@
  */
 import { Agent, errors as undiciErrors, request } from 'undici';
 import { AppError, type ErrorCode } from '../errors.js';
-import { parseJson } from '../http/json.js';
+import { parseJson } from '../infra/json.js';
 import { SANDBOX_CALLBACK_BASE, type OperatorWithSecret } from '../operators/operator-schema.js';
 import { callableUrl, guardedLookup, type Lookup } from './callback-address.js';
 import { signedHeaders } from './signing.js';

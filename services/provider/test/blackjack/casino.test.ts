@@ -5,7 +5,7 @@
  * abandoned rounds; duplicates and concurrency across two app instances.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dealerHasBlackjack, playerHasBlackjack } from '../../src/domain/games/blackjack.js';
+import { dealerHasBlackjack, playerHasBlackjack } from '@gp/game-core/games';
 import { claimKey, requestHash } from '../../src/rounds/idempotency.js';
 import { recordExtraDebit } from '../../src/rounds/blackjack.js';
 import { operatorFor, sendCallback } from '../../src/rounds/money-path.js';

@@ -8,11 +8,11 @@
  * seeds against the player's committed server seed, read from the database.
  */
 import { expect } from 'vitest';
-import { floats } from '../../src/domain/fairness/stream.js';
-import { startBlackjack, type BlackjackState } from '../../src/domain/games/blackjack.js';
+import { floats } from '@gp/game-core/fairness';
+import { startBlackjack, type BlackjackState } from '@gp/game-core/games';
 import type { TestApp } from '../helpers/app.js';
 import { CRON_SECRET } from '../helpers/app.js';
-import { deck } from '../domain/helpers.js';
+import { deck } from '@gp/game-core/games';
 
 import { get, key, post, type Res } from '../helpers/requests.js';
 export { get, key, post, type Res };

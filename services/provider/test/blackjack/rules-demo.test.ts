@@ -5,8 +5,8 @@
  * player's view while active, and the errors.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isTenValue } from '../../src/domain/games/blackjack-cards.js';
-import { dealerHasBlackjack, playerHasBlackjack } from '../../src/domain/games/blackjack.js';
+import { isTenValue } from '@gp/game-core/games';
+import { dealerHasBlackjack, playerHasBlackjack } from '@gp/game-core/games';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { act, clientSeedFor, demoLedger, demoSession, get, insurance, key, ok, playerOf, post, script, scripted, start } from './helpers.js';
 

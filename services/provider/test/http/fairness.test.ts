@@ -1,6 +1,6 @@
 /** Seed pairs, rotation and verification over HTTP (CONTRACT.md §9, §12). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashServerSeed } from '../../src/domain/fairness/seeds.js';
+import { hashServerSeed } from '@gp/game-core/fairness';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;

@@ -3,8 +3,8 @@
  * "States and transitions", CONTRACT.md §9, §10, §12, §13.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { floats, hashServerSeed } from '../../src/domain/fairness/index.js';
-import { minePositions, MINES_FLOATS } from '../../src/domain/games/mines.js';
+import { floats, hashServerSeed } from '@gp/game-core/fairness';
+import { minePositions, MINES_FLOATS } from '@gp/game-core/games';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { callbacksOf, cashout, demoSession, get, key, minesOf, post, reveal, safeTilesOf, start, startOk } from './helpers.js';
 

@@ -199,5 +199,5 @@ describe('money conservation under random wallet faults', () => {
     // the casino never saw a conflicting reuse of a key nor a bad signature or replayed nonce it did not inject itself
     const unexpected = w.casino.requests().filter((r) => !r.fault && (r.status === 409 || r.status === 401 || (r.status !== null && r.status >= 500)));
     expect(unexpected).toEqual([]);
-  });
+  }, 180_000); // a ceiling for a busy machine, not a timing assertion
 });

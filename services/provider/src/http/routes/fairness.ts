@@ -1,12 +1,11 @@
 /** POST /api/fairness/rotate and POST /api/verify (SPEC.md Endpoints, CONTRACT.md §9 and §12). */
 import { z } from 'zod';
 import type { AppInstance, Services } from '../../app.js';
-import { verifyBet } from '../../domain/fairness/verify.js';
-import { GAME_TYPES } from '../../domain/games/games.js';
-import { CURRENCY_DECIMALS, formatMinorUnits, formatMultiplier } from '../../domain/money/index.js';
+import { verifyBet } from '@gp/game-core/fairness';
+import { GAME_TYPES } from '@gp/game-core/games';
+import { amountJson, multiplierJson, parseAmount } from '@gp/game-core/money';
 import { rotateSeedPair } from '../../store/seed-pairs.js';
-import { jsonNumber } from '../json.js';
-import { amountSchema, clientSeedSchema, currencySchema, sessionIdSchema, toMinorUnits } from '../schemas.js';
+import { amountSchema, clientSeedSchema, currencySchema, sessionIdSchema } from '../schemas.js';
 
 const rotateBody = z.object({ sessionId: sessionIdSchema, clientSeed: clientSeedSchema.optional() }).strict();
 
@@ -40,13 +39,13 @@ export function fairnessRoutes(app: AppInstance, s: Services): void {
 
   app.post('/api/verify', { config: { auth: 'public' }, schema: { summary: 'Recompute a result from revealed seeds', tags: ['fairness'], body: verifyBody } }, async (request) => {
     const b = request.body;
-    const amountMinor = toMinorUnits(b.amount, b.currency);
-    const money = (v: bigint) => jsonNumber(formatMinorUnits(v, CURRENCY_DECIMALS[b.currency]));
+    const amountMinor = parseAmount(b.amount, b.currency);
+    const money = (v: bigint) => amountJson(v, b.currency);
     const out = verifyBet({ ...b, amountMinor, toAmount: money });
     return {
       gameType: out.gameType,
       result: out.result,
-      multiplier: jsonNumber(formatMultiplier(out.multiplier4)),
+      multiplier: multiplierJson(out.multiplier4),
       payout: money(out.payoutMinor),
       won: out.won,
       totalStaked: money(out.totalStakedMinor),

@@ -1,13 +1,13 @@
 /** Dice, limbo, plinko, keno (CONTRACT.md §10, §13): edges, schemas, paytable returns. */
 import { describe, it, expect } from 'vitest';
-import { diceMaxMultiplier4, diceMultiplier4, diceParamsSchema, settleDice } from '../../src/domain/games/dice.js';
-import { limboMaxMultiplier4, limboParamsSchema, limboResultHundredths, settleLimbo } from '../../src/domain/games/limbo.js';
-import { plinkoMaxMultiplier4, plinkoParamsSchema, settlePlinko } from '../../src/domain/games/plinko.js';
-import { kenoDraw, kenoMaxMultiplier4, kenoParamsSchema, settleKeno } from '../../src/domain/games/keno.js';
-import { PLINKO_RISKS, KENO_RISKS } from '../../src/domain/games/paytables.js';
-import { GAMES, INSTANT_GAMES, parseGameParams } from '../../src/domain/games/games.js';
-import { floorMul } from '../../src/domain/games/exact.js';
-import { kenoDistribution, mean, plinkoDistribution } from '../../src/domain/games/rtp-theory.js';
+import { diceMaxMultiplier4, diceMultiplier4, diceParamsSchema, settleDice } from '../src/games/dice.js';
+import { limboMaxMultiplier4, limboParamsSchema, limboResultHundredths, settleLimbo } from '../src/games/limbo.js';
+import { plinkoMaxMultiplier4, plinkoParamsSchema, settlePlinko } from '../src/games/plinko.js';
+import { kenoDraw, kenoMaxMultiplier4, kenoParamsSchema, settleKeno } from '../src/games/keno.js';
+import { PLINKO_RISKS, KENO_RISKS } from '../src/games/paytables.js';
+import { GAMES, INSTANT_GAMES, parseGameParams } from '../src/games/games.js';
+import { floorMul } from '../src/games/exact.js';
+import { kenoDistribution, mean, plinkoDistribution } from '../src/games/rtp-theory.js';
 import { pick, code } from './helpers.js';
 
 /** The float whose roll (hundredths) is r: the smallest k/2^32 with floor(k·10001/2^32) = r. */

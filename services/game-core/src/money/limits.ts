@@ -2,7 +2,7 @@
  * Bet limits of an operator-currency profile (CONTRACT.md §3): minBet, optional maxBet, an
  * absolute stakeStep and the maxPayout risk limit. All values in minor units.
  */
-import { AppError } from '../../errors.js';
+import { RuleError } from '../errors.js';
 import { applyMultiplier } from './amount.js';
 
 export interface BetLimits {
@@ -13,18 +13,18 @@ export interface BetLimits {
 }
 
 export function checkStake(amount: bigint, limits: BetLimits): void {
-  if (amount < limits.minBet) throw new AppError('BET_OUT_OF_RANGE', 'amount is below the minimum bet');
+  if (amount < limits.minBet) throw new RuleError('BET_OUT_OF_RANGE', 'amount is below the minimum bet');
   if (limits.maxBet !== null && amount > limits.maxBet) {
-    throw new AppError('BET_OUT_OF_RANGE', 'amount is above the maximum bet');
+    throw new RuleError('BET_OUT_OF_RANGE', 'amount is above the maximum bet');
   }
   if (limits.stakeStep > 0n && amount % limits.stakeStep !== 0n) {
-    throw new AppError('BET_OUT_OF_RANGE', 'amount is not a multiple of the stake step');
+    throw new RuleError('BET_OUT_OF_RANGE', 'amount is not a multiple of the stake step');
   }
 }
 
 /** Refuses, before any debit, a bet whose largest reachable payout exceeds maxPayout. */
 export function checkMaxPayout(amount: bigint, largestMultiplier4: bigint, limits: BetLimits): void {
   if (applyMultiplier(amount, largestMultiplier4) > limits.maxPayout) {
-    throw new AppError('MAX_PAYOUT_EXCEEDED', 'the largest payout this bet can reach exceeds the operator limit');
+    throw new RuleError('MAX_PAYOUT_EXCEEDED', 'the largest payout this bet can reach exceeds the operator limit');
   }
 }

@@ -8,11 +8,11 @@ import {
   requiredDebit,
   settlement,
   startBlackjack,
-} from '../../src/domain/games/blackjack.js';
-import type { BlackjackAction, BlackjackState } from '../../src/domain/games/blackjack.js';
-import { blackjackResultView } from '../../src/domain/games/blackjack-view.js';
-import { CARDS, cardFromFloat, handValue } from '../../src/domain/games/blackjack-cards.js';
-import { blackjackStateSchema } from '../../src/domain/games/state-schemas.js';
+} from '../src/games/blackjack.js';
+import type { BlackjackAction, BlackjackState } from '../src/games/blackjack.js';
+import { blackjackResultView } from '../src/games/blackjack-view.js';
+import { CARDS, cardFromFloat, handValue } from '../src/games/blackjack-cards.js';
+import { blackjackStateSchema } from '../src/games/state-schemas.js';
 import { deck, floatForCard } from './helpers.js';
 
 const view = (s: BlackjackState) => blackjackResultView(s, (m) => Number(m));

@@ -1,14 +1,14 @@
 /** POST /api/verify as a pure function (CONTRACT.md §9, §12 "Verify"). */
 import { code } from './helpers.js';
 import { describe, it, expect } from 'vitest';
-import { verifyBet } from '../../src/domain/fairness/verify.js';
-import type { VerifyInput } from '../../src/domain/fairness/verify.js';
-import { floats } from '../../src/domain/fairness/stream.js';
-import { hashServerSeed } from '../../src/domain/fairness/seeds.js';
-import { applyBlackjackAction, legalActions, settlement, startBlackjack } from '../../src/domain/games/blackjack.js';
-import type { BlackjackAction } from '../../src/domain/games/blackjack.js';
-import { cardFromFloat } from '../../src/domain/games/blackjack-cards.js';
-import { minePositions } from '../../src/domain/games/mines.js';
+import { verifyBet } from '../src/fairness/verify.js';
+import type { VerifyInput } from '../src/fairness/verify.js';
+import { floats } from '../src/fairness/stream.js';
+import { hashServerSeed } from '../src/fairness/seeds.js';
+import { applyBlackjackAction, legalActions, settlement, startBlackjack } from '../src/games/blackjack.js';
+import type { BlackjackAction } from '../src/games/blackjack.js';
+import { cardFromFloat } from '../src/games/blackjack-cards.js';
+import { minePositions } from '../src/games/mines.js';
 
 const serverSeed = '18e93f4a7b5b58d2569765766d1b6c3296bbd8430d6f20249044d72f14720159';
 const base: VerifyInput = {

@@ -4,7 +4,7 @@
  * the 32-byte digests of rounds 0, 1, 2, ... concatenated; float i = stream bytes 4i..4i+3 as a
  * big-endian uint32 divided by 2^32, in [0, 1).
  */
-import { createHmac } from 'node:crypto';
+import { hmacSha256 } from './hash.js';
 
 const DIGEST_BYTES = 32;
 const TWO_POW_32 = 4294967296;
@@ -18,11 +18,9 @@ function checkNonce(nonce: Nonce): void {
 }
 
 /** The 32-byte HMAC-SHA256 digest of one round of the stream. */
-export function roundDigest(serverSeed: string, clientSeed: string, nonce: Nonce, round: number): Buffer {
+export function roundDigest(serverSeed: string, clientSeed: string, nonce: Nonce, round: number): Uint8Array {
   checkNonce(nonce);
-  return createHmac('sha256', Buffer.from(serverSeed, 'utf8'))
-    .update(`${clientSeed}:${nonce}:${round}`, 'utf8')
-    .digest();
+  return hmacSha256(serverSeed, `${clientSeed}:${nonce}:${round}`);
 }
 
 /** The first `count` bytes of the stream. */

@@ -14,7 +14,7 @@
  * unit); insurance costs floor(bet / 2), offered only when that is at least 1 minor unit, and a won
  * insurance returns 3 × its stake (stake + 2:1). A win pays 2 × the hand's stake, a push returns it.
  */
-import { AppError } from '../../errors.js';
+import { RuleError } from '../errors.js';
 import { BLACKJACK_FLOATS, cardFromFloat, handValue, isAce, isTenValue, isTwoCard21, rankOf } from './blackjack-cards.js';
 
 export type HandStatus = 'playing' | 'stood' | 'bust';
@@ -265,7 +265,7 @@ export function withdrawExtraDebit(s: BlackjackState, debit: Pick<ExtraDebit, 'k
 
 /** The extra debit the action needs (null for none); ACTION_NOT_AVAILABLE when illegal now. */
 export function requiredDebit(s: BlackjackState, action: BlackjackAction): ExtraDebit | null {
-  if (!legalActions(s).includes(action)) throw new AppError('ACTION_NOT_AVAILABLE', `${action} is not available now`);
+  if (!legalActions(s).includes(action)) throw new RuleError('ACTION_NOT_AVAILABLE', `${action} is not available now`);
   const base = BigInt(s.baseBet);
   switch (action) {
     case 'insurance':

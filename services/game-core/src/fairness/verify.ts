@@ -7,7 +7,7 @@
  * round; an action not legal at that point is a VALIDATION_ERROR.
  */
 import { z } from 'zod';
-import { AppError } from '../../errors.js';
+import { RuleError } from '../errors.js';
 import { applyMultiplier, decimalsOf, isCurrencyCode } from '../money/index.js';
 import { BLACKJACK_ACTIONS, applyBlackjackAction, isFinal, legalActions, settlement, startBlackjack, totalStaked } from '../games/blackjack.js';
 import type { BlackjackState } from '../games/blackjack.js';
@@ -60,13 +60,13 @@ const blackjackVerifyParams = z
   .object({ actions: z.array(z.enum(BLACKJACK_ACTIONS)).max(64).default([]) })
   .prefault({});
 
-function invalid(message: string): AppError {
-  return new AppError('VALIDATION_ERROR', message);
+function invalid(message: string): RuleError {
+  return new RuleError('VALIDATION_ERROR', message);
 }
 
 function parse<T>(schema: z.ZodType<T, unknown>, raw: unknown, what: string): T {
   const r = schema.safeParse(raw ?? {});
-  if (!r.success) throw new AppError('VALIDATION_ERROR', `invalid ${what} params: ${z.prettifyError(r.error)}`, { issues: r.error.issues });
+  if (!r.success) throw new RuleError('VALIDATION_ERROR', `invalid ${what} params: ${z.prettifyError(r.error)}`, { issues: r.error.issues });
   return r.data;
 }
 
@@ -111,7 +111,7 @@ export function verifyBet(input: VerifyInput): VerifyOutput {
     throw invalid('serverSeed does not match serverSeedHash');
   }
   const currency = input.currency ?? 'USD';
-  if (!isCurrencyCode(currency)) throw new AppError('UNSUPPORTED_CURRENCY', `currency ${currency} is not supported`);
+  if (!isCurrencyCode(currency)) throw new RuleError('UNSUPPORTED_CURRENCY', `currency ${currency} is not supported`);
   const decimals = decimalsOf(currency);
   const nonceOk = typeof input.nonce === 'bigint' ? input.nonce >= 0n : Number.isSafeInteger(input.nonce) && input.nonce >= 0;
   if (!nonceOk) throw invalid('nonce must be a non-negative integer');

@@ -6,7 +6,7 @@
  * through mines.ts and blackjack.ts.
  */
 import { z } from 'zod';
-import { AppError } from '../../errors.js';
+import { RuleError } from '../errors.js';
 import { BLACKJACK_MAX_MULTIPLIER4, blackjackFloatsNeeded } from './blackjack.js';
 import { diceFloatsNeeded, diceMaxMultiplier4, diceParamsSchema, settleDice } from './dice.js';
 import type { DiceParams, DiceResult } from './dice.js';
@@ -21,6 +21,7 @@ import type { PlinkoParams, PlinkoResult } from './plinko.js';
 
 export const GAME_TYPES = ['dice', 'limbo', 'plinko', 'keno', 'mines', 'blackjack'] as const;
 export type GameType = (typeof GAME_TYPES)[number];
+export const gameTypeSchema = z.enum(GAME_TYPES);
 /** Settled in one request by POST /api/bets. */
 export const INSTANT_GAME_TYPES = ['dice', 'limbo', 'plinko', 'keno'] as const;
 export type InstantGameType = (typeof INSTANT_GAME_TYPES)[number];
@@ -85,7 +86,7 @@ export function parseGameParams<K extends GameType>(type: K, raw: unknown): Para
   const game: GameDefinition<ParamsByGame[K]> = GAMES[type];
   const parsed = game.paramsSchema.safeParse(raw ?? {});
   if (!parsed.success) {
-    throw new AppError('VALIDATION_ERROR', `invalid ${type} params: ${z.prettifyError(parsed.error)}`, {
+    throw new RuleError('VALIDATION_ERROR', `invalid ${type} params: ${z.prettifyError(parsed.error)}`, {
       issues: parsed.error.issues,
     });
   }

@@ -11,3 +11,4 @@ export * from './blackjack-cards.js';
 export * from './blackjack.js';
 export * from './blackjack-view.js';
 export * from './state-schemas.js';
+export * from './scripted.js';

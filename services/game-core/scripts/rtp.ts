@@ -13,16 +13,16 @@
  *
  * Options: --rounds=N (default 1 000 000 per set), --seed=N, --only=game.
  */
-import { settleDice } from '../src/domain/games/dice.js';
-import type { DiceParams } from '../src/domain/games/dice.js';
-import { settleLimbo } from '../src/domain/games/limbo.js';
-import { settlePlinko } from '../src/domain/games/plinko.js';
-import { settleKeno } from '../src/domain/games/keno.js';
-import { KENO_RISKS, PLINKO_RISKS } from '../src/domain/games/paytables.js';
-import { cashoutMines, cashoutMultiplier, revealTile, startMines } from '../src/domain/games/mines.js';
-import { applyBlackjackAction, legalActions, settlement, startBlackjack } from '../src/domain/games/blackjack.js';
-import type { BlackjackAction, BlackjackState } from '../src/domain/games/blackjack.js';
-import { cardPoints, handValue } from '../src/domain/games/blackjack-cards.js';
+import { settleDice } from '../src/games/dice.js';
+import type { DiceParams } from '../src/games/dice.js';
+import { settleLimbo } from '../src/games/limbo.js';
+import { settlePlinko } from '../src/games/plinko.js';
+import { settleKeno } from '../src/games/keno.js';
+import { KENO_RISKS, PLINKO_RISKS } from '../src/games/paytables.js';
+import { cashoutMines, cashoutMultiplier, revealTile, startMines } from '../src/games/mines.js';
+import { applyBlackjackAction, legalActions, settlement, startBlackjack } from '../src/games/blackjack.js';
+import type { BlackjackAction, BlackjackState } from '../src/games/blackjack.js';
+import { cardPoints, handValue } from '../src/games/blackjack-cards.js';
 import {
   diceDistribution,
   kenoDistribution,
@@ -31,8 +31,8 @@ import {
   minesDistribution,
   plinkoDistribution,
   stdDev,
-} from '../src/domain/games/rtp-theory.js';
-import type { Distribution } from '../src/domain/games/rtp-theory.js';
+} from '../src/games/rtp-theory.js';
+import type { Distribution } from '../src/games/rtp-theory.js';
 
 // ---- options and PRNG -----------------------------------------------------------------------
 

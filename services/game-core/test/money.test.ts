@@ -8,8 +8,8 @@ import {
   formatMinorUnits,
   parseMinorUnits,
   parseMultiplier,
-} from '../../src/domain/money/index.js';
-import { AppError } from '../../src/errors.js';
+} from '../src/money/index.js';
+import { RuleError } from '../src/errors.js';
 
 describe('currencies (SPEC.md precision table)', () => {
   it('has the 17 codes of the v1 contract with their decimals', () => {
@@ -67,7 +67,7 @@ describe('limits (CONTRACT.md §3)', () => {
       fn();
       return 'ok';
     } catch (err) {
-      return (err as AppError).code;
+      return (err as RuleError).code;
     }
   };
   it('checks minBet, maxBet and stakeStep', () => {

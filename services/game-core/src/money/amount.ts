@@ -2,6 +2,9 @@
  * Exact conversion between JSON number text and integer minor units (CONTRACT.md §3).
  * No floating point: the decimal text is read digit by digit.
  */
+import { LosslessNumber } from 'lossless-json';
+import { RuleError } from '../errors.js';
+import { CURRENCY_DECIMALS, type CurrencyCode } from './currencies.js';
 
 export class AmountFormatError extends Error {}
 
@@ -64,4 +67,33 @@ export function parseMultiplier(text: string | number): bigint {
 
 export function formatMultiplier(multiplier4: bigint): string {
   return formatMinorUnits(multiplier4, 4);
+}
+
+/**
+ * An amount of a request (the exact decimal text of its JSON number) → minor units of
+ * `currency`. More decimals than the currency has, zero (unless allowed) or a negative amount
+ * is a VALIDATION_ERROR naming the field (CONTRACT.md §3).
+ */
+export function parseAmount(text: string, currency: CurrencyCode, opts: { field?: string; allowZero?: boolean } = {}): bigint {
+  const field = opts.field ?? 'amount';
+  const decimals = CURRENCY_DECIMALS[currency];
+  let minor: bigint;
+  try {
+    minor = parseMinorUnits(text, decimals);
+  } catch (err) {
+    if (err instanceof AmountFormatError) throw new RuleError('VALIDATION_ERROR', `${field} must be a number with at most ${decimals} decimals for ${currency}`);
+    throw err;
+  }
+  if (minor < 0n || (!opts.allowZero && minor === 0n)) throw new RuleError('VALIDATION_ERROR', `${field} must be greater than 0`);
+  return minor;
+}
+
+/** Minor units as the exact JSON number of an answer, in the currency's decimals (12345n USD → 123.45). */
+export function amountJson(minor: bigint, currency: CurrencyCode): LosslessNumber {
+  return new LosslessNumber(formatMinorUnits(minor, CURRENCY_DECIMALS[currency]));
+}
+
+/** A multiplier scaled by 10^4 as the exact JSON number of an answer (25000n → 2.5). */
+export function multiplierJson(multiplier4: bigint): LosslessNumber {
+  return new LosslessNumber(formatMultiplier(multiplier4));
 }

@@ -1,16 +1,16 @@
 /** Property tests (fast-check): outcomes depend only on their inputs and keep the rules' invariants. */
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { floats } from '../../src/domain/fairness/stream.js';
-import { hashServerSeed } from '../../src/domain/fairness/seeds.js';
-import { verifyBet } from '../../src/domain/fairness/verify.js';
-import { INSTANT_GAMES } from '../../src/domain/games/games.js';
-import { diceMultiplier4, isValidWindow } from '../../src/domain/games/dice.js';
-import { applyBlackjackAction, isFinal, legalActions, settlement, startBlackjack, totalStaked } from '../../src/domain/games/blackjack.js';
-import type { BlackjackState } from '../../src/domain/games/blackjack.js';
-import { blackjackResultView } from '../../src/domain/games/blackjack-view.js';
-import { handValue } from '../../src/domain/games/blackjack-cards.js';
-import { cashoutMultiplier, minesMultiplier4, revealTile, startMines } from '../../src/domain/games/mines.js';
+import { floats } from '../src/fairness/stream.js';
+import { hashServerSeed } from '../src/fairness/seeds.js';
+import { verifyBet } from '../src/fairness/verify.js';
+import { INSTANT_GAMES } from '../src/games/games.js';
+import { diceMultiplier4, isValidWindow } from '../src/games/dice.js';
+import { applyBlackjackAction, isFinal, legalActions, settlement, startBlackjack, totalStaked } from '../src/games/blackjack.js';
+import type { BlackjackState } from '../src/games/blackjack.js';
+import { blackjackResultView } from '../src/games/blackjack-view.js';
+import { handValue } from '../src/games/blackjack-cards.js';
+import { cashoutMultiplier, minesMultiplier4, revealTile, startMines } from '../src/games/mines.js';
 
 const streamFloat = fc.integer({ min: 0, max: 2 ** 32 - 1 }).map((k) => k / 2 ** 32);
 const floatsOf = (n: number) => fc.array(streamFloat, { minLength: n, maxLength: n });

@@ -13,9 +13,9 @@ import {
   nextMultiplier,
   revealTile,
   startMines,
-} from '../../src/domain/games/mines.js';
-import type { MinesState } from '../../src/domain/games/mines.js';
-import { minesStateSchema } from '../../src/domain/games/state-schemas.js';
+} from '../src/games/mines.js';
+import type { MinesState } from '../src/games/mines.js';
+import { minesStateSchema } from '../src/games/state-schemas.js';
 import { pick, code } from './helpers.js';
 
 const zeros = new Array<number>(24).fill(0); // takes 0, 1, 2, ...

@@ -6,7 +6,7 @@
  * maxPayout or above cashes out with payout = maxPayout. The round state is a plain JSON object.
  */
 import { z } from 'zod';
-import { AppError } from '../../errors.js';
+import { RuleError } from '../errors.js';
 import { applyMultiplier } from '../money/index.js';
 import type { BetLimits } from '../money/index.js';
 import { floorMul, multiplierNumber } from './exact.js';
@@ -147,9 +147,9 @@ export function revealTile(
   tile: number,
   cap?: { amountMinor: bigint; limits: Pick<BetLimits, 'maxPayout'> },
 ): RevealOutcome {
-  if (state.status !== 'active') throw new AppError('ROUND_NOT_ACTIVE', 'the round is over');
-  if (!Number.isInteger(tile) || tile < 0 || tile >= MINES_TILES) throw new AppError('VALIDATION_ERROR', 'tile must be an integer 0..24');
-  if (state.revealed.includes(tile)) throw new AppError('TILE_ALREADY_REVEALED', `tile ${tile} is already revealed`);
+  if (state.status !== 'active') throw new RuleError('ROUND_NOT_ACTIVE', 'the round is over');
+  if (!Number.isInteger(tile) || tile < 0 || tile >= MINES_TILES) throw new RuleError('VALIDATION_ERROR', 'tile must be an integer 0..24');
+  if (state.revealed.includes(tile)) throw new RuleError('TILE_ALREADY_REVEALED', `tile ${tile} is already revealed`);
   const revealed = [...state.revealed, tile];
   if (state.mines.includes(tile)) {
     return { state: { ...state, revealed, status: 'busted' }, hit: 'mine', final: true, reason: 'mine' };
@@ -167,8 +167,8 @@ export function revealTile(
 
 /** Cashes out. ACTION_NOT_AVAILABLE before the first reveal (CONTRACT.md §13). */
 export function cashoutMines(state: MinesState): MinesState {
-  if (state.status !== 'active') throw new AppError('ROUND_NOT_ACTIVE', 'the round is over');
-  if (safeReveals(state) === 0) throw new AppError('ACTION_NOT_AVAILABLE', 'cashout needs at least one revealed tile');
+  if (state.status !== 'active') throw new RuleError('ROUND_NOT_ACTIVE', 'the round is over');
+  if (safeReveals(state) === 0) throw new RuleError('ACTION_NOT_AVAILABLE', 'cashout needs at least one revealed tile');
   return { ...state, status: 'cashed_out' };
 }
 

@@ -6,7 +6,7 @@
  * and the roll are counted in hundredths.
  */
 import { z } from 'zod';
-import { AppError } from '../../errors.js';
+import { RuleError } from '../errors.js';
 import { floorMul, hasAtMostDecimals, hundredthsNumber, toScaled } from './exact.js';
 
 export const diceParamsSchema = z.object({
@@ -31,7 +31,7 @@ const MAX_WIN_CHANCE = 9800n; // 98.00 %
 
 function targetHundredths(params: DiceParams): bigint {
   const t = toScaled(params.target, 2);
-  if (t === null) throw new AppError('VALIDATION_ERROR', 'target takes at most 2 decimals');
+  if (t === null) throw new RuleError('VALIDATION_ERROR', 'target takes at most 2 decimals');
   return t;
 }
 
@@ -49,7 +49,7 @@ export function isValidWindow(params: DiceParams): boolean {
 /** floor(99 / winChance) to 4 decimals = floor(99 × 10^4 × 100 / winChanceHundredths). */
 export function diceMultiplier4(params: DiceParams): bigint {
   if (!isValidWindow(params)) {
-    throw new AppError('INVALID_GAME_PARAMS', 'dice winning chance must be between 2 and 98 percent');
+    throw new RuleError('INVALID_GAME_PARAMS', 'dice winning chance must be between 2 and 98 percent');
   }
   return 99_000_000n / winChanceHundredths(params);
 }

@@ -3,18 +3,18 @@
  * random bytes), its commitment hash (SHA-256 of the seed TEXT), default client seeds and the
  * client seed rule (1 to 64 printable characters). Randomness comes in as an argument.
  */
-import { createHash } from 'node:crypto';
+import { bytesToHex, sha256Hex } from './hash.js';
 import { z } from 'zod';
 
 /** Lowercase hex SHA-256 of the serverSeed text's UTF-8 bytes (not of the decoded hex). */
 export function hashServerSeed(serverSeed: string): string {
-  return createHash('sha256').update(serverSeed, 'utf8').digest('hex');
+  return sha256Hex(serverSeed);
 }
 
 /** A new serverSeed from exactly 32 random bytes: their 64 lowercase hex characters. */
 export function serverSeedFromBytes(bytes: Uint8Array): string {
   if (bytes.length !== 32) throw new RangeError('a server seed takes exactly 32 random bytes');
-  return Buffer.from(bytes).toString('hex');
+  return bytesToHex(bytes);
 }
 
 /**
@@ -23,7 +23,7 @@ export function serverSeedFromBytes(bytes: Uint8Array): string {
  */
 export function defaultClientSeed(bytes: Uint8Array): string {
   if (bytes.length < 1 || bytes.length > 32) throw new RangeError('a default client seed takes 1 to 32 random bytes');
-  return Buffer.from(bytes).toString('hex');
+  return bytesToHex(bytes);
 }
 
 /** No control, format, surrogate, private-use or unassigned characters. */

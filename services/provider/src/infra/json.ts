@@ -23,9 +23,6 @@ export function jsonNumber(text: string): LosslessNumber {
   return new LosslessNumber(text);
 }
 
-/** The exact decimal text of a number from a parsed body. */
-export function numberText(value: number | LosslessNumber): string {
-  return typeof value === 'number' ? String(value) : value.value;
-}
 
 export { LosslessNumber, isLosslessNumber };
+export { numberText } from '@gp/game-core/money';
