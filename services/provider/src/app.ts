@@ -1,98 +1,29 @@
 /**
- * The application factory: builds the Fastify app and its services from a Config.
- * Order: stores (database, Redis or in-process), domain services, then HTTP plugins and routes.
+ * The application factory: the services (services.ts), then the Fastify app in a visible order —
+ * logging, lossless JSON parsing and serialising, the error envelope, authentication (which every
+ * route declares), the OpenAPI collector, then the routes (http/routes/index.ts).
  */
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RawReplyDefaultExpression, type RawRequestDefaultExpression, type RawServerDefault } from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
-import { frameworkErrors, registerErrorHandler } from './http/error-handler.js';
 import { registerAuthentication } from './http/authentication.js';
-import { parseJson, stringifyJson } from './infra/json.js';
+import { frameworkErrors, registerErrorHandler } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
-import { losslessSerializerCompiler, zodValidatorCompiler, type ZodTypeProvider } from './http/zod-provider.js';
-import { createKeyValueStore, type KeyValueStore } from './infra/kv.js';
-import { createSecretBox, resolveSecretKey, type SecretBox } from './infra/secret-box.js';
-import { ensureDemoOperator } from './operators/operators.js';
-import { createOperatorStore, type OperatorStore } from './operators/operator-store.js';
-import { createSessionService, type SessionService } from './sessions/sessions.js';
-import { openDatabase, type DbHandle } from './store/db.js';
-import { createDemoCasino, type DemoCasino } from './wallet/demo-casino.js';
-import { createWalletClient, httpTransport, type WalletClient, type WalletTransport } from './wallet/wallet-client.js';
-import { healthRoutes } from './http/routes/health.js';
-import { adminOperatorRoutes } from './http/routes/admin-operators.js';
-import { operatorConfigRoutes } from './http/routes/operator-config.js';
-import { sandboxRoutes } from './http/routes/sandbox.js';
-import { sessionRoutes } from './http/routes/sessions.js';
-import { betRoutes } from './http/routes/bets.js';
-import { walletRetryRoutes } from './http/routes/wallet-retries.js';
-import { reconciliationRoutes } from './http/routes/reconciliation.js';
-import { fairnessRoutes } from './http/routes/fairness.js';
-import { minesRoutes } from './http/routes/mines.js';
-import { blackjackRoutes } from './http/routes/blackjack.js';
-import { retryPending } from './rounds/retries.js';
-import type { RoundDeps } from './rounds/round-actions.js';
+import { registerRoutes } from './http/routes/index.js';
+import { losslessSerializerCompiler, zodValidatorCompiler, type AppInstance, type ZodTypeProvider } from './http/zod-provider.js';
+import { parseJson, stringifyJson } from './infra/json.js';
+import { closeServices, createServices, type ServiceOptions, type Services } from './services.js';
 
-export type AppInstance = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
+export type { AppInstance } from './http/zod-provider.js';
+export type { Services } from './services.js';
 
-export interface Services {
-  config: Config;
-  dbHandle: DbHandle;
-  db: DbHandle['db'];
-  kv: KeyValueStore;
-  box: SecretBox;
-  operators: OperatorStore;
-  wallet: WalletClient;
-  demoCasino: DemoCasino;
-  sessions: SessionService;
-  /** What the money path needs (rounds/). */
-  money: RoundDeps;
-  startedAt: number;
-  /** Work started in the background (retries of a new session), awaited on close. */
-  background: Set<Promise<unknown>>;
-}
-
-export interface BuildOptions {
-  /** Replaces the HTTP transport of wallet callbacks (tests of transport faults). */
-  httpTransport?: WalletTransport;
+export interface BuildOptions extends ServiceOptions {
   logger?: boolean | Record<string, unknown>;
   /** Log every request and its answer (off in tests unless asked: the log scan test asks). */
   requestLogging?: boolean;
 }
 
 const MAX_BODY_BYTES = 64 * 1024;
-
-export async function createServices(config: Config, opts: BuildOptions = {}): Promise<Services> {
-  const dbHandle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const kv = createKeyValueStore(config.redisUrl, config.redisKeyPrefix);
-  const box = createSecretBox(resolveSecretKey({ secretKey: config.secretKey, production: config.production, dataDir: config.dataDir, persist: config.env !== 'test' }));
-  const operators = createOperatorStore(box);
-  const db = dbHandle.db;
-  const demoCasino = createDemoCasino(db);
-  const wallet = createWalletClient({ timeoutMs: config.callbackTimeoutMs, http: opts.httpTransport ?? httpTransport({ production: config.production }), sandbox: demoCasino });
-  if (config.demoOperator) await ensureDemoOperator(db, operators);
-  const background = new Set<Promise<unknown>>();
-  const sessions = createSessionService({
-    db,
-    box,
-    operators,
-    wallet,
-    // A new session starts the retries of that player's pending credits and rollbacks, in the background.
-    retryPlayer: (operatorId, playerRef) => {
-      const p = retryPending(money, { operatorId, playerRef, limit: 100 }).catch(() => undefined);
-      background.add(p);
-      void p.finally(() => background.delete(p));
-    },
-  });
-  const money: RoundDeps = { db, box, operators, wallet, config, sessions, kv };
-  return { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background };
-}
-
-export async function closeServices(s: Services): Promise<void> {
-  await Promise.allSettled([...s.background]);
-  await s.wallet.close().catch(() => undefined);
-  await s.kv.close().catch(() => undefined);
-  await s.dbHandle.close();
-}
 
 /** Query parameters whose values never reach a log line: launch tokens and session ids (a session id is the player's key). */
 const SECRET_QUERY = /([?&](?:token|launchToken|sessionId|secret|sharedSecret)=)[^&#]*/gi;
@@ -149,17 +80,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   registerAuthentication(app, services);
   registerOpenApi(app);
-  healthRoutes(app, services);
-  adminOperatorRoutes(app, services);
-  operatorConfigRoutes(app, services);
-  sandboxRoutes(app, services);
-  sessionRoutes(app, services);
-  betRoutes(app, services);
-  walletRetryRoutes(app, services);
-  reconciliationRoutes(app, services);
-  fairnessRoutes(app, services);
-  minesRoutes(app, services);
-  blackjackRoutes(app, services);
+  registerRoutes(app, services);
 
   app.addHook('onClose', async () => closeServices(services));
   return { app, services };

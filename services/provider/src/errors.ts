@@ -64,6 +64,10 @@ export class AppError extends Error {
     this.extras = extras;
   }
 
+  static isCode(code: string): code is ErrorCode {
+    return Object.prototype.hasOwnProperty.call(ERROR_STATUS, code);
+  }
+
   /** The same error with round identification attached (SPEC.md endpoint rule 2). */
   withRound(roundId: string, roundStatus: string): AppError {
     return new AppError(this.code, this.message, { ...this.extras, roundId, roundStatus });

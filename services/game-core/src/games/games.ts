@@ -102,3 +102,27 @@ export function settleInstant<K extends InstantGameType>(
   const game: InstantGameDefinition<ParamsByGame[K], ResultByGame[K]> = INSTANT_GAMES[type];
   return game.settle(floats, params);
 }
+
+/** A settled-game bet with its params parsed (defaults applied): what the money path needs, typed per game. */
+export interface PreparedBet {
+  gameType: InstantGameType;
+  params: Record<string, unknown>;
+  floatsNeeded: number;
+  /** the largest multiplier these params can reach (MAX_PAYOUT_EXCEEDED before the debit) */
+  maxMultiplier4: bigint;
+  /** the result and multiplier from the round's floats */
+  settle(floats: readonly number[]): { result: unknown; multiplier4: bigint };
+}
+
+/** Parses a settled game's params (VALIDATION_ERROR when they fail the game's schema) and binds its rules to them. */
+export function prepareInstantBet<K extends InstantGameType>(gameType: K, rawParams: unknown): PreparedBet {
+  const game: InstantGameDefinition<ParamsByGame[K], ResultByGame[K]> = INSTANT_GAMES[gameType];
+  const params = parseGameParams(gameType, rawParams);
+  return {
+    gameType,
+    params: params as Record<string, unknown>,
+    floatsNeeded: game.floatsNeeded(params),
+    maxMultiplier4: game.maxMultiplier4(params),
+    settle: (floats) => game.settle(floats, params),
+  };
+}

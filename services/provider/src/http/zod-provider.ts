@@ -2,7 +2,7 @@
  * One zod schema per request part validates it, types the handler and feeds /openapi.json.
  * This is the Fastify type provider and the validator compiler that make that true.
  */
-import type { FastifyTypeProvider } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyTypeProvider, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { FastifySchemaCompiler } from 'fastify';
 import { z } from 'zod';
 import { UNSUPPORTED_CURRENCY_MESSAGE } from '@gp/game-core/money';
@@ -13,6 +13,9 @@ export interface ZodTypeProvider extends FastifyTypeProvider {
   validator: this['schema'] extends z.ZodType ? z.output<this['schema']> : unknown;
   serializer: this['schema'] extends z.ZodType ? z.input<this['schema']> : unknown;
 }
+
+/** The app with the zod type provider: routes get typed requests from their schemas. */
+export type AppInstance = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, ZodTypeProvider>;
 
 /** Marker message: a missing or empty idempotency key is IDEMPOTENCY_REQUIRED, not VALIDATION_ERROR. */
 export const IDEMPOTENCY_REQUIRED_MESSAGE = 'IDEMPOTENCY_REQUIRED';

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
-import { checkCallbackBase } from '../wallet/callback-address.js';
+import { checkCallbackBase } from './callback-address.js';
 import { GAME_TYPES, gameTypeSchema } from '@gp/game-core/games';
 import { amountJson, amountSchema, currencySchema, parseAmount } from '@gp/game-core/money';
 import type { Queryable } from '../store/db.js';

@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { AppError, errorBody } from '../errors.js';
 import { stringifyJson, parseJson } from '../infra/json.js';
 import { isUniqueViolation, type Db, type Queryable, type Tx } from '../store/db.js';
-import { getRound, type Round } from './round-store.js';
+import { callbackCreatedAt, getRound, type Callback, type Round } from './round-store.js';
+import { OPEN_STATUSES, publicStatusOf } from './round-status.js';
 
 export interface IdempotencyScope {
   operatorId: string;
@@ -27,6 +28,11 @@ interface RecordRow {
   response_status: number | null;
   response_body: unknown;
   response_round_status: string | null;
+}
+
+/** The scope of a player's request: its session and key, and the hash of what it asks (`request`: the canonical request). */
+export function scopeOf(session: { operatorId: string; sessionId: string }, key: string, request: Record<string, unknown>): IdempotencyScope {
+  return { operatorId: session.operatorId, sessionId: session.sessionId, key, requestHash: requestHash(request) };
 }
 
 /** Canonical JSON (sorted keys) of the request → SHA-256 hex. */
@@ -152,13 +158,22 @@ async function replay<T>(db: Db, run: IdempotentRun<T>, first: RecordRow): Promi
     if (round && stored !== null && PENDING_ANSWERS.includes(stored) && stored !== publicStatusOf(round)) return run.fromRound(round);
     return storedAnswer<T>(row);
   }
-  if (round && !['debit_requested', 'active'].includes(round.status)) return run.fromRound(round);
+  if (round && !OPEN_STATUSES.includes(round.status)) return run.fromRound(round);
   throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'this idempotency key is still being processed; retry shortly');
 }
 
-/** The status a client sees (CONTRACT.md §4): the internal `debit_requested` reads as `active`. */
-export function publicStatusOf(round: Pick<Round, 'status' | 'leaseUntil'>): string {
-  if (round.status !== 'debit_requested') return round.status;
-  const expired = round.leaseUntil !== null && Date.parse(round.leaseUntil) < Date.now();
-  return expired ? 'rollback_pending' : 'active';
+/**
+ * The keys of an action a stopped worker left in progress (claimed in the transaction that
+ * recorded its extra debit, so at the same database time) answer `error` from now on: the action
+ * did not happen.
+ */
+export async function completeInterruptedKeys(db: Queryable, debit: Pick<Callback, 'id' | 'roundId'>, error: AppError): Promise<void> {
+  const records: { operator_id: string; session_id: string; idempotency_key: string; request_hash: string }[] = await db('idempotency_records')
+    .where({ round_id: debit.roundId, state: 'in_progress' })
+    .andWhere('created_at', '=', callbackCreatedAt(db, debit.id))
+    .select('operator_id', 'session_id', 'idempotency_key', 'request_hash');
+  for (const r of records) {
+    const scope = { operatorId: r.operator_id, sessionId: r.session_id, key: r.idempotency_key, requestHash: r.request_hash };
+    await completeKey(db, scope, { status: error.statusCode, body: errorBody(error), roundStatus: 'active' });
+  }
 }

@@ -12,54 +12,34 @@
  * run through runRoundAction (lock `round:<id>` + the round's version), so a duplicate or a
  * concurrent request on another pod never reveals, or credits, twice.
  */
-import { parseGameParams } from '@gp/game-core/games';
 import {
   cashoutMines,
   cashoutMultiplier,
   MINES_FLOATS,
   minesPayout,
   minesResultView,
+  parseGameParams,
   revealTile,
   safeReveals,
   startMines,
   type MinesParams,
   type MinesState,
 } from '@gp/game-core/games';
-import { minesStateSchema } from '@gp/game-core/games';
 import { applyMultiplier, checkStake, MULTIPLIER_SCALE, parseAmount } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
-import type { SessionWithToken } from '../sessions/sessions.js';
-import { type Tx } from '../store/db.js';
-import type { AbandonedRoundHandler } from './abandoned-rounds.js';
-import { openingChecks, roundAnswer } from './bets.js';
-import { claimKey, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
-import { closeRound, debitOpenedRound, operatorFor, RoundBusyError, type OpenedRound } from './money-path.js';
-import { roundOfSession, runRoundAction, type RoundDeps, openRoundOfPlayer, openActiveRound } from './round-actions.js';
-import { getRound, updateRound, type Round } from './round-store.js';
-import { betView } from './round-view.js';
 import { latestBalance } from '../sessions/player-balances.js';
+import type { SessionWithToken } from '../sessions/sessions.js';
+import type { Tx } from '../store/db.js';
+import { claimKey, runIdempotent, scopeOf, type IdempotencyScope } from './idempotency.js';
+import { activateRound, closeRound, debitOpenedRound, operatorFor, RoundBusyError } from './money-path.js';
+import { minesPlayerView, minesStateOf } from './player-view.js';
+import { openActiveRound, openingChecks, openRoundOfSessionPlayer, roundOfSession, runRoundAction, type AbandonedRoundHandler, type RoundDeps } from './round-actions.js';
+import { getRound, updateRound, type Round } from './round-store.js';
+import { isFailed } from './round-status.js';
+import { betView, failedRoundError } from './round-view.js';
 
 export type MinesAnswer = Awaited<ReturnType<typeof betView>>;
-
-/** Open = the debit is on its way or the round is playable: the partial unique index's statuses. */
-const OPEN_STATUSES = ['debit_requested', 'active'] as const;
-const isOpen = (round: Round) => (OPEN_STATUSES as readonly string[]).includes(round.status);
-
-/** The round's state as stored (jsonb). */
-function stateOf(round: Round): MinesState {
-  const raw: unknown = typeof round.state === 'string' ? JSON.parse(round.state) : round.state;
-  return minesStateSchema.parse(raw);
-}
-
-/**
- * The `result` the player may see: while the round is open its revealed tiles, multiplier and
- * nextMultiplier, never the mines; once it is closing or final the stored result (with the mines).
- */
-export function minesPlayerView(round: Round): unknown {
-  if (!isOpen(round)) return round.result ?? null;
-  return round.state === null || round.state === undefined ? null : minesResultView(stateOf(round));
-}
 
 /**
  * The answer to a POST of the round as it stands (also for a key whose round moved on since its
@@ -67,7 +47,7 @@ export function minesPlayerView(round: Round): unknown {
  * (CONTRACT.md §12: also when the request moved no money).
  */
 async function minesAnswer(deps: RoundDeps, round: Round, balance?: bigint | null): Promise<MinesAnswer> {
-  if (round.status === 'error' || round.status === 'cancelled' || round.status === 'rollback_pending') return roundAnswer(deps, round);
+  if (isFailed(round)) throw failedRoundError(round);
   const latest = balance ?? (await latestBalance(deps.db, round.operatorId, round.playerRef, round.currency));
   return betView(deps.db, round, { result: minesPlayerView(round), balance: latest });
 }
@@ -98,12 +78,7 @@ export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): 
   const params = startParams(input);
   const amount = parseAmount(input.amount, session.currency);
 
-  const scope: IdempotencyScope = {
-    operatorId: session.operatorId,
-    sessionId: session.sessionId,
-    key: input.idempotencyKey,
-    requestHash: requestHash({ op: 'mines:start', amount, clientSeed: input.clientSeed ?? null, params }),
-  };
+  const scope = scopeOf(session, input.idempotencyKey, { op: 'mines:start', amount, clientSeed: input.clientSeed ?? null, params });
   return runIdempotent(deps.db, {
     scope,
     waitMs: deps.config.idempotencyWaitMs,
@@ -112,24 +87,20 @@ export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): 
       const { operator } = await openingChecks(deps, session, 'mines');
       // No MAX_PAYOUT_EXCEEDED for Mines: its payout is capped at maxPayout instead (CONTRACT.md §10).
       checkStake(amount, operator);
-      const opened = await openMinesRound(deps, scope, { session, operator, amount, params, clientSeed: input.clientSeed });
+      // One transaction: the nonce, the round with its debit recorded, the mines of that nonce under the committed seed, the key.
+      const opened = await openActiveRound(
+        deps,
+        scope,
+        { session, operator, amount, clientSeed: input.clientSeed, gameType: 'mines', params: { ...params } },
+        { floats: MINES_FLOATS, state: (f) => startMines(f, params.mineCount) },
+      );
       const balance = await debitOpenedRound(deps, operator, opened);
-      const active = await updateRound(deps.db, opened.round.roundId, 'debit_requested', { status: 'active', leaseUntil: null });
+      const active = await activateRound(deps, opened.round);
       // null: the retry job took the round over meanwhile (its lease ran out); answer what it became.
       const round = active ?? (await getRound(deps.db, opened.round.roundId)) ?? opened.round;
       return minesAnswer(deps, round, balance);
     },
   });
-}
-
-/**
- * One transaction: the nonce, the round with its debit recorded, the mines from the floats of
- * that nonce under the committed seed, and the request's idempotency key. A second open round of
- * the player hits the partial unique index (one open Mines round per player): ACTIVE_ROUND_EXISTS,
- * before any wallet call.
- */
-function openMinesRound(deps: RoundDeps, scope: IdempotencyScope, input: { session: SessionWithToken; operator: OperatorWithSecret; amount: bigint; params: MinesParams; clientSeed: string | undefined }): Promise<OpenedRound> {
-  return openActiveRound(deps, scope, { ...input, gameType: 'mines', params: { ...input.params } }, { floats: MINES_FLOATS, state: (f) => startMines(f, input.params.mineCount) });
 }
 
 /* ---------------------------------------------------------------------------------- actions */
@@ -147,7 +118,7 @@ export async function revealMinesTile(deps: RoundDeps, input: MinesActionInput &
     request: { action: 'reveal', tile: input.tile },
     fromRound: (round) => minesAnswer(deps, round),
     async apply({ round, session, operator, scope }) {
-      const outcome = revealTile(stateOf(round), input.tile, { amountMinor: round.amount, limits: operator });
+      const outcome = revealTile(minesStateOf(round), input.tile, { amountMinor: round.amount, limits: operator });
       if (outcome.final) return closeMinesRound(deps, { round, operator, session, scope, state: outcome.state });
       const updated = await deps.db.transaction(async (tx) => {
         const next = await updateRound(tx, round.roundId, 'active', { state: outcome.state, bumpVersion: true }, round.version);
@@ -167,7 +138,7 @@ export async function cashoutMinesRound(deps: RoundDeps, input: MinesActionInput
     request: { action: 'cashout' },
     fromRound: (round) => minesAnswer(deps, round),
     async apply({ round, session, operator, scope }) {
-      return closeMinesRound(deps, { round, operator, session, scope, state: cashoutMines(stateOf(round)) });
+      return closeMinesRound(deps, { round, operator, session, scope, state: cashoutMines(minesStateOf(round)) });
     },
   });
 }
@@ -213,7 +184,7 @@ export async function getMinesRound(deps: RoundDeps, sessionId: string, roundId:
 
 /** The player's open Mines round, whichever of the player's sessions started it (CONTRACT.md §13). */
 export async function activeMinesRound(deps: RoundDeps, sessionId: string): Promise<{ round: MinesAnswer | null }> {
-  const round = await openRoundOfPlayer(deps, sessionId, 'mines');
+  const round = await openRoundOfSessionPlayer(deps, sessionId, 'mines');
   return { round: round ? await betView(deps.db, round, { result: minesPlayerView(round) }) : null };
 }
 
@@ -230,13 +201,9 @@ export async function activeMinesRound(deps: RoundDeps, sessionId: string): Prom
  */
 export const closeAbandonedMinesRound: AbandonedRoundHandler = async (deps, round, policy) => {
   if (policy.mines !== 'cashout') return null;
-  const state = stateOf(round);
+  const state = minesStateOf(round);
   if (state.status !== 'active') return null;
-  if (safeReveals(state) === 0) {
-    // Kept open: its idle clock restarts, so the sweep does not claim it (and spend its limit on it) on every run.
-    await updateRound(deps.db, round.roundId, 'active', {}, round.version);
-    return null;
-  }
+  if (safeReveals(state) === 0) return null; // kept open (the job restarts its idle clock)
   const operator = await operatorFor(deps, round.operatorId);
   const session = await deps.sessions.get(deps.db, round.sessionId);
   try {
@@ -246,5 +213,5 @@ export const closeAbandonedMinesRound: AbandonedRoundHandler = async (deps, roun
     throw err;
   }
   const after = await getRound(deps.db, round.roundId);
-  return { roundId: round.roundId, operation: 'credit', outcome: after?.status === 'credit_pending' ? 'pending' : 'succeeded' };
+  return after?.status === 'credit_pending' ? 'pending' : 'succeeded';
 };

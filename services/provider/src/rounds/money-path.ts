@@ -1,32 +1,51 @@
 /**
- * The money path: the only code that moves money (SPEC.md "States and transitions",
- * CONTRACT.md §4 and §11). Every callback is recorded before it is attempted, so a crash at any
- * line leaves a row that says what to do next, and the retry job (retries.ts) finishes it:
+ * The money path: the only code that sends a money callback or writes a money state (SPEC.md
+ * "States and transitions", CONTRACT.md §4 and §11). Every callback is recorded before it is
+ * attempted, so a crash at any line leaves a row that says what to do next, and the retry job
+ * (wallet-retry-job.ts) finishes it:
  *
  *   debit_requested ──debit confirmed──▶ (settle) ──▶ credit_pending ──credit confirmed──▶ settled | cashed_out | busted
+ *        │          └──▶ active (Mines, Blackjack) ──┘        ▲
  *        │                                  └─settlement fails─┐
  *        ├──debit refused (4xx, 1st try)──▶ error              ▼
  *        └──debit ambiguous (timeout, network, 5xx, 409)──▶ rollback_pending ──rollback confirmed──▶ cancelled
  *
- * Mines and Blackjack rounds sit in `active` between their debit and their close. Credits are
- * never rolled back; credits and rollbacks are retried with their original idempotency keys
- * (and the identical body bytes) until the casino confirms them.
+ * An active Blackjack round may take extra debits (insurance, double, split): each is recorded
+ * with the round leased, then sent; confirmed, the action applies; refused, or ambiguous and
+ * rolled back with its own key, the action is refused and withdrawn. Credits are never rolled
+ * back; credits and rollbacks are retried with their original idempotency keys (and the
+ * identical body bytes) until the casino confirms them.
+ *
+ * One builder per callback body (debit, credit, rollback) serves every game.
  */
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../config.js';
 import { amountJson } from '@gp/game-core/money';
 import type { GameType } from '@gp/game-core/games';
+import type { Config } from '../config.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import { stringifyJson } from '../infra/json.js';
 import type { SecretBox } from '../infra/secret-box.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { OperatorStore } from '../operators/operator-store.js';
-import { readCasinoBalance, type SessionWithToken } from '../sessions/sessions.js';
-import { storableText, type Db, type Tx } from '../store/db.js';
-import { reserveNonce } from '../store/seed-pairs.js';
 import { rememberBalance } from '../sessions/player-balances.js';
+import { readCasinoBalance, type SessionWithToken } from '../sessions/sessions.js';
+import { storableText, type Db, type Queryable, type Tx } from '../store/db.js';
+import { reserveNonce } from '../store/seed-pairs.js';
 import { isCleanRefusal, outcomeError, type WalletClient, type WalletOutcome, type WalletPath } from '../wallet/wallet-client.js';
-import { getCallback, getRound, insertCallback, recordCallbackResult, roundFromRow, updateRound, type Callback, type CallbackStatus, type CloseStatus, type Round, type RoundStatus } from './round-store.js';
+import {
+  getCallback,
+  getRound,
+  insertCallback,
+  insertRound,
+  leaseActiveRound,
+  markCallbackUnanswered,
+  recordCallbackResult,
+  updateRound,
+  type Callback,
+  type CallbackStatus,
+  type Round,
+} from './round-store.js';
+import type { CloseStatus, RoundStatus } from './round-status.js';
 
 export interface MoneyDeps {
   db: Db;
@@ -39,33 +58,74 @@ export interface MoneyDeps {
 }
 
 /* ------------------------------------------------------------- idempotency keys (CONTRACT.md §11) */
+export type ExtraDebitKind = 'insurance' | 'split' | 'double';
 export const debitKey = (roundId: string) => `${roundId}:debit`;
 export const creditKey = (roundId: string) => `${roundId}:credit`;
-export const extraDebitKey = (roundId: string, kind: 'insurance' | 'split' | 'double', hand?: number) =>
-  kind === 'double' ? `${roundId}:double:${hand ?? 0}` : `${roundId}:${kind}`;
+export const extraDebitKey = (roundId: string, kind: ExtraDebitKind, hand?: number) => (kind === 'double' ? `${roundId}:double:${hand ?? 0}` : `${roundId}:${kind}`);
 export const rollbackKey = (debitIdempotencyKey: string) => `${debitIdempotencyKey}:rollback`;
 
 /** How long a worker may hold a round before the retry job may take it over. */
 export function leaseMs(config: Config): number {
   return 8 * config.callbackTimeoutMs + 10_000;
 }
-const leaseUntil = (config: Config) => new Date(Date.now() + leaseMs(config));
+export const leaseUntil = (config: Config) => new Date(Date.now() + leaseMs(config));
 
+/** The round was no longer where the caller expected it: another request or the retry job got there first. */
 export class RoundBusyError extends Error {}
+
+/* --------------------------------------------------------------- the callback bodies (SPEC.md) */
+
+type RoundRef = Pick<Round, 'roundId' | 'operatorId' | 'playerRef' | 'gameType' | 'currency'>;
+
+/** /wallet/debit: the opening stake, or a Blackjack extra debit (same fields). */
+export function debitBody(round: RoundRef, amount: bigint, launchToken: string) {
+  return {
+    operatorId: round.operatorId,
+    playerRef: round.playerRef,
+    launchToken,
+    gameType: round.gameType,
+    roundId: round.roundId,
+    amount: amountJson(amount, round.currency),
+    currency: round.currency,
+  };
+}
+
+/** /wallet/credit: the round's one credit, its total payout (0 for a loss). */
+export function creditBody(round: RoundRef, amount: bigint, launchToken: string) {
+  return debitBody(round, amount, launchToken);
+}
+
+/** /wallet/rollback of the debit recorded under `debitIdempotencyKey`. */
+export function rollbackBody(round: RoundRef, debitIdempotencyKey: string, amount: bigint, reason: string) {
+  return {
+    operatorId: round.operatorId,
+    playerRef: round.playerRef,
+    gameType: round.gameType,
+    roundId: round.roundId,
+    debitIdempotencyKey,
+    amount: amountJson(amount, round.currency),
+    currency: round.currency,
+    reason,
+  };
+}
+
+/* -------------------------------------------------------------- recording and sending callbacks */
 
 const masked = (body: Record<string, unknown>) => stringifyJson('launchToken' in body ? { ...body, launchToken: '[redacted]' } : body);
 
+interface CallbackRecord {
+  operation: 'debit' | 'credit' | 'rollback';
+  /** bet, win, or the extra debit's kind */
+  purpose: string;
+  key: string;
+  debitKey?: string;
+  amount: bigint;
+  body: Record<string, unknown>;
+}
 
-/** Records a callback (its exact body sealed, a masked copy for the audit) before it is sent. */
-export async function recordCallback(
-  db: Db | Tx,
-  deps: MoneyDeps,
-  operator: OperatorWithSecret,
-  round: Round,
-  c: { operation: 'debit' | 'credit' | 'rollback'; purpose: string; key: string; debitKey?: string; amount: bigint; body: Record<string, unknown> },
-): Promise<Callback> {
+/** Records a callback (its exact body sealed, a masked copy for the audit) before it is sent. An existing key answers the existing row. */
+async function recordCallback(db: Queryable, deps: MoneyDeps, operator: OperatorWithSecret, round: Round, c: CallbackRecord): Promise<Callback> {
   const path: WalletPath = `/wallet/${c.operation}`;
-  const exact = stringifyJson(c.body);
   return insertCallback(db, {
     roundId: round.roundId,
     operatorId: round.operatorId,
@@ -79,21 +139,21 @@ export async function recordCallback(
     path,
     url: `${operator.callbackBaseUrl}${path}`,
     requestBody: masked(c.body),
-    requestBodyEnc: deps.box.seal(exact),
+    requestBodyEnc: deps.box.seal(stringifyJson(c.body)),
   });
 }
 
 /**
- * Sends a recorded callback (again) with its original key and body, and stores what came back.
- * Debits are not retried after the call: without a positive answer they are rolled back.
+ * Sends a recorded callback (again) with its original key and body bytes, and stores what came
+ * back (as text it can be: a hostile answer cannot fail the money path). Debits are not retried
+ * after the call: without a positive answer they are rolled back.
  */
-export async function sendCallback(deps: MoneyDeps, operator: OperatorWithSecret, cb: Callback): Promise<{ outcome: WalletOutcome; status: CallbackStatus }> {
+async function sendCallback(deps: MoneyDeps, operator: OperatorWithSecret, cb: Callback): Promise<{ outcome: WalletOutcome; status: CallbackStatus; balance: bigint | null }> {
   const outcome = await deps.wallet.call(operator, cb.path as WalletPath, deps.box.open(cb.requestBodyEnc), cb.idempotencyKey);
   const status: CallbackStatus = outcome.kind === 'confirmed' ? 'succeeded' : cb.operation === 'debit' ? 'failed' : 'pending';
   const balance = balanceFrom(outcome, cb);
   if (balance !== null) await rememberBalance(deps.db, { operatorId: cb.operatorId, playerRef: cb.playerRef, currency: cb.currency, balance });
   const txId = outcome.response?.casinoTransactionId;
-  // What the casino sent is stored as text it can be (a hostile or broken answer cannot fail the money path).
   await recordCallbackResult(deps.db, cb.id, {
     status,
     attempts: outcome.attempts,
@@ -103,11 +163,11 @@ export async function sendCallback(deps: MoneyDeps, operator: OperatorWithSecret
     errorMessage: outcome.errorMessage === null ? null : storableText(outcome.errorMessage, 500),
     casinoTransactionId: typeof txId === 'string' || typeof txId === 'number' ? storableText(String(txId), 200) : null,
   });
-  return { outcome, status };
+  return { outcome, status, balance };
 }
 
 /** The latest casino balance from a confirmed answer (null when it cannot be read). */
-export function balanceFrom(outcome: WalletOutcome, round: Pick<Round, 'currency'>): bigint | null {
+function balanceFrom(outcome: WalletOutcome, round: Pick<Round, 'currency'>): bigint | null {
   try {
     return outcome.kind === 'confirmed' ? readCasinoBalance(outcome.response, round.currency) : null;
   } catch {
@@ -124,7 +184,6 @@ export interface OpenRoundInput {
   amount: bigint;
   params: Record<string, unknown>;
   clientSeed: string | undefined;
-  state?: unknown;
 }
 
 export interface OpenedRound {
@@ -135,46 +194,33 @@ export interface OpenedRound {
 
 /**
  * Inside the caller's transaction (which also claims the request's idempotency key): takes the
- * nonce, inserts the round as `debit_requested` and records its debit.
+ * nonce, inserts the round as `debit_requested` (with the state `deal` makes of the committed
+ * seed, for Mines and Blackjack) and records its debit.
  */
-export async function insertRoundWithDebit(tx: Tx, deps: MoneyDeps, input: OpenRoundInput): Promise<OpenedRound> {
+export async function insertRoundWithDebit(tx: Tx, deps: MoneyDeps, input: OpenRoundInput, deal?: (pair: { serverSeed: string; clientSeed: string; nonce: bigint }) => unknown): Promise<OpenedRound> {
   const { session, operator } = input;
-  const roundId = randomUUID();
   const pair = await reserveNonce(tx, session.operatorId, session.playerRef, input.clientSeed);
-  const [row] = await tx('rounds')
-    .insert({
-      round_id: roundId,
-      operator_id: session.operatorId,
-      player_ref: session.playerRef,
-      session_id: session.sessionId,
-      game_type: input.gameType,
-      currency: session.currency,
-      amount: input.amount.toString(),
-      total_staked: input.amount.toString(),
-      params: JSON.stringify(input.params),
-      seed_pair_id: pair.id,
-      nonce: pair.nonce.toString(),
-      client_seed: pair.clientSeed,
-      status: 'debit_requested',
-      state: input.state === undefined ? null : JSON.stringify(input.state),
-      lease_until: leaseUntil(deps.config),
-    })
-    .returning('*');
-  const round = roundFromRow(row);
+  const round = await insertRound(tx, {
+    roundId: randomUUID(),
+    operatorId: session.operatorId,
+    playerRef: session.playerRef,
+    sessionId: session.sessionId,
+    gameType: input.gameType,
+    currency: session.currency,
+    amount: input.amount,
+    params: input.params,
+    seedPairId: pair.id,
+    nonce: pair.nonce,
+    clientSeed: pair.clientSeed,
+    state: deal?.({ serverSeed: pair.serverSeed, clientSeed: pair.clientSeed, nonce: pair.nonce }),
+    leaseUntil: leaseUntil(deps.config),
+  });
   const debit = await recordCallback(tx, deps, operator, round, {
     operation: 'debit',
     purpose: 'bet',
-    key: debitKey(roundId),
+    key: debitKey(round.roundId),
     amount: input.amount,
-    body: {
-      operatorId: round.operatorId,
-      playerRef: round.playerRef,
-      launchToken: session.launchToken,
-      gameType: round.gameType,
-      roundId,
-      amount: amountJson(input.amount, round.currency),
-      currency: round.currency,
-    },
+    body: debitBody(round, input.amount, session.launchToken),
   });
   return { round, debit, serverSeed: pair.serverSeed };
 }
@@ -187,22 +233,34 @@ export async function insertRoundWithDebit(tx: Tx, deps: MoneyDeps, input: OpenR
  */
 export async function debitOpenedRound(deps: MoneyDeps, operator: OperatorWithSecret, opened: OpenedRound): Promise<bigint | null> {
   const { round, debit } = opened;
-  const { outcome } = await sendCallback(deps, operator, debit);
-  if (outcome.kind === 'confirmed') return balanceFrom(outcome, round);
+  const { outcome, balance } = await sendCallback(deps, operator, debit);
+  if (outcome.kind === 'confirmed') return balance;
   const error = outcomeError(outcome);
   if (isCleanRefusal(outcome)) {
-    const ended = await updateRound(deps.db, round.roundId, 'debit_requested', {
-      status: 'error',
-      errorCode: error.code,
-      errorMessage: error.message,
-      leaseUntil: null,
-      settled: true,
-    });
+    const ended = await updateRound(deps.db, round.roundId, 'debit_requested', { status: 'error', errorCode: error.code, errorMessage: error.message, leaseUntil: null, settled: true });
     if (ended) deps.onStatus?.(ended);
     throw error.withRound(round.roundId, 'error');
   }
   const status = await rollbackRound(deps, operator, round, ['debit_requested'], 'debit not confirmed', error);
   throw error.withRound(round.roundId, status);
+}
+
+/** A Mines or Blackjack round whose debit was confirmed becomes playable; null when the retry job took it over meanwhile. */
+export async function activateRound(deps: MoneyDeps, round: Round): Promise<Round | null> {
+  const active = await updateRound(deps.db, round.roundId, 'debit_requested', { status: 'active', leaseUntil: null });
+  if (active) deps.onStatus?.(active);
+  return active;
+}
+
+/**
+ * The retry job's takeover of a round whose worker died mid-debit (`debit_requested` past its
+ * lease): the debit's fate is unknown, so it is marked unanswered and rolled back.
+ */
+export async function rollbackUnansweredDebit(deps: MoneyDeps, operator: OperatorWithSecret, round: Round): Promise<RoundStatus> {
+  const debit = await getCallback(deps.db, debitKey(round.roundId));
+  if (debit?.callbackStatus === 'pending') await markCallbackUnanswered(deps.db, debit.id);
+  const error = new AppError('CASINO_TIMEOUT', 'the debit was not confirmed before the worker stopped');
+  return rollbackRound(deps, operator, round, ['debit_requested'], 'debit not confirmed', error);
 }
 
 /* --------------------------------------------------------------------------------- rollback */
@@ -229,16 +287,7 @@ export async function rollbackRound(
       key: rollbackKey(dk),
       debitKey: dk,
       amount: round.amount,
-      body: {
-        operatorId: round.operatorId,
-        playerRef: round.playerRef,
-        gameType: round.gameType,
-        roundId: round.roundId,
-        debitIdempotencyKey: dk,
-        amount: amountJson(round.amount, round.currency),
-        currency: round.currency,
-        reason,
-      },
+      body: rollbackBody(round, dk, round.amount, reason),
     });
   });
   return sendPendingRollback(deps, operator, round.roundId);
@@ -307,15 +356,7 @@ export async function closeRound(deps: MoneyDeps, operator: OperatorWithSecret, 
       purpose: 'win',
       key: creditKey(round.roundId),
       amount: close.payout,
-      body: {
-        operatorId: round.operatorId,
-        playerRef: round.playerRef,
-        launchToken: close.launchToken,
-        gameType: round.gameType,
-        roundId: round.roundId,
-        amount: amountJson(close.payout, round.currency),
-        currency: round.currency,
-      },
+      body: creditBody(round, close.payout, close.launchToken),
     });
   });
   return sendPendingCredit(deps, operator, round.roundId);
@@ -330,7 +371,7 @@ export async function sendPendingCredit(deps: MoneyDeps, operator: OperatorWithS
   if (status !== 'succeeded') {
     const sent = await sendCallback(deps, operator, cb);
     status = sent.status;
-    balance = balanceFrom(sent.outcome, cb);
+    balance = sent.balance;
   }
   const current = await getRound(deps.db, roundId);
   if (!current) throw new Error(`round ${roundId} vanished`);
@@ -347,9 +388,121 @@ export async function sendPendingCredit(deps: MoneyDeps, operator: OperatorWithS
   return { round: (await getRound(deps.db, roundId)) ?? current, balance };
 }
 
-/** Ends the lease of a round a request was working on (it stays where it is). */
-export async function releaseRound(deps: MoneyDeps, round: Round): Promise<void> {
-  await updateRound(deps.db, round.roundId, round.status, { leaseUntil: null });
+/* ---------------------------------------------------------- extra debits (Blackjack, CONTRACT.md §11) */
+
+export interface ExtraDebitRequest {
+  kind: ExtraDebitKind;
+  /** the doubled hand (index from 0), for `double` */
+  hand?: number;
+  amount: bigint;
+  launchToken: string;
+}
+
+/**
+ * Takes an extra debit on an active round the caller read at `round.version`: records it with
+ * the round leased (and `claim` run in that transaction: the action's idempotency key), then
+ * sends it. Confirmed: answers the leased round and the balance; the caller applies its action
+ * with `applyPaidAction` (or closes the round) within the lease. Refused (nothing debited), or
+ * ambiguous and rolled back with its own key: the round is released with `withdrawnState` (the
+ * action withdrawn: its wallet key is spent) and the error thrown with the round id and `active`.
+ * An extra debit key is used once: a recorded one answers its stored error.
+ */
+export async function takeExtraDebit(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  round: Round,
+  request: ExtraDebitRequest,
+  opts: { claim: (tx: Tx) => Promise<void>; withdrawnState: unknown },
+): Promise<{ round: Round; balance: bigint | null }> {
+  const key = extraDebitKey(round.roundId, request.kind, request.hand);
+  const earlier = await getCallback(deps.db, key);
+  if (earlier) throw extraDebitError(earlier).withRound(round.roundId, 'active');
+
+  const { leased, debit } = await deps.db.transaction(async (tx) => {
+    const leased = await updateRound(tx, round.roundId, 'active', { leaseUntil: leaseUntil(deps.config), bumpVersion: true }, round.version);
+    if (!leased) throw new RoundBusyError(`round ${round.roundId} changed during the ${request.kind}`);
+    const debit = await recordExtraDebit(tx, deps, operator, leased, request);
+    await opts.claim(tx);
+    return { leased, debit };
+  });
+
+  const { outcome, balance } = await sendCallback(deps, operator, debit);
+  if (outcome.kind === 'confirmed') return { round: leased, balance };
+  if (!isCleanRefusal(outcome)) await rollbackExtraDebit(deps, operator, leased, debit, `${request.kind} debit not confirmed`);
+  await updateRound(deps.db, round.roundId, 'active', { state: opts.withdrawnState, leaseUntil: null, bumpVersion: true }, leased.version);
+  throw outcomeError(outcome).withRound(round.roundId, 'active');
+}
+
+/** Records an extra debit (CONTRACT.md §11 key, purpose = its kind) on a round the caller has leased, before it is sent. */
+export function recordExtraDebit(tx: Tx, deps: MoneyDeps, operator: OperatorWithSecret, leased: Round, request: ExtraDebitRequest): Promise<Callback> {
+  return recordCallback(tx, deps, operator, leased, {
+    operation: 'debit',
+    purpose: request.kind,
+    key: extraDebitKey(leased.roundId, request.kind, request.hand),
+    amount: request.amount,
+    body: debitBody(leased, request.amount, request.launchToken),
+  });
+}
+
+/** After a confirmed extra debit: the action's new state and the round's total stake, the lease ended. Null when the retry job took the round over. */
+export async function applyPaidAction(deps: MoneyDeps, round: Round, change: { state: unknown; totalStaked: bigint }): Promise<Round | null> {
+  return updateRound(deps.db, round.roundId, 'active', { state: change.state, totalStaked: change.totalStaked, leaseUntil: null, bumpVersion: true }, round.version);
+}
+
+/** Records the rollback of an extra debit (key `<debit key>:rollback`) and sends it; answers its callback status. */
+export async function rollbackExtraDebit(deps: MoneyDeps, operator: OperatorWithSecret, round: Round, debit: Callback, reason: string): Promise<CallbackStatus> {
+  const rollback = await recordCallback(deps.db, deps, operator, round, {
+    operation: 'rollback',
+    purpose: debit.purpose,
+    key: rollbackKey(debit.idempotencyKey),
+    debitKey: debit.idempotencyKey,
+    amount: debit.amount,
+    body: rollbackBody(round, debit.idempotencyKey, debit.amount, reason),
+  });
+  if (rollback.callbackStatus !== 'pending') return rollback.callbackStatus;
+  return (await sendCallback(deps, operator, rollback)).status;
+}
+
+/** (Re)sends a recorded extra-debit rollback the casino has not confirmed yet; answers its status. */
+export async function resendExtraDebitRollback(deps: MoneyDeps, operator: OperatorWithSecret, rollback: Callback): Promise<CallbackStatus> {
+  const current = await getCallback(deps.db, rollback.idempotencyKey);
+  if (!current || current.callbackStatus !== 'pending') return current?.callbackStatus ?? 'pending';
+  return (await sendCallback(deps, operator, current)).status;
+}
+
+/** An extra debit a stopped worker sent without storing its answer: unknown, so marked unanswered (to be rolled back). */
+export async function markExtraDebitUnanswered(deps: MoneyDeps, debit: Callback): Promise<Callback> {
+  await markCallbackUnanswered(deps.db, debit.id);
+  return (await getCallback(deps.db, debit.idempotencyKey)) ?? debit;
+}
+
+/** The error a failed extra debit answered (replayed for a later attempt of the same debit). */
+export function extraDebitError(debit: Callback): AppError {
+  if (debit.callbackStatus !== 'failed') return new AppError('ACTION_NOT_AVAILABLE', `the ${debit.purpose} was already taken`);
+  const code = (debit.errorCode ?? 'CASINO_HTTP_ERROR') as ErrorCode;
+  return new AppError(AppError.isCode(code) ? code : 'CASINO_HTTP_ERROR', debit.errorMessage ?? 'the casino did not confirm the debit');
+}
+
+/**
+ * A 4xx answer other than 409 and 429 at the first attempt: the casino refused, nothing was
+ * debited, nothing to undo (CONTRACT.md §11). A refusal after an unanswered first attempt is
+ * rolled back all the same: that first attempt may still land.
+ */
+export function wasCleanlyRefused(debit: Callback): boolean {
+  const s = debit.statusCode;
+  return s !== null && s >= 300 && s < 500 && s !== 409 && s !== 429 && debit.attemptCount === 1;
+}
+
+/* ------------------------------------------------------------------------------------ leases */
+
+/** Claims an active round for a takeover (lease and a new version); null when it moved on. */
+export function takeOverActiveRound(deps: MoneyDeps, round: Round): Promise<Round | null> {
+  return leaseActiveRound(deps.db, round, leaseUntil(deps.config), true);
+}
+
+/** Ends the lease of an active round the caller holds (at its version). */
+export function releaseActiveRound(deps: MoneyDeps, round: Round): Promise<Round | null> {
+  return leaseActiveRound(deps.db, round, null, false);
 }
 
 export async function operatorFor(deps: MoneyDeps, operatorId: string): Promise<OperatorWithSecret> {

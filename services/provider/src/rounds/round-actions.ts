@@ -1,30 +1,55 @@
 /**
- * The protocol of an action on an active Mines or Blackjack round (DESIGN.md "Active rounds"):
- * find the round and check it belongs to the session's player; then, under the request's
- * idempotency key, take the Redis lock `round:<id>` (owner token, short expiry), reload the
- * round, check it is still `active`, and let the game apply its pure transition. The game
- * writes the new state with `updateRound(..., version)` (or closes the round) in the same
- * transaction that calls `claimKey`: the lock keeps pods from wasting work, the version check
- * is what guarantees exactly once.
+ * The protocol of a request that opens or acts on a round, shared by every game:
+ *
+ *  - opening (POST /api/bets, Mines and Blackjack start): the idempotency key is looked up
+ *    first; only a key seen for the first time meets `openingChecks` (operator, game, session
+ *    game, currency, wallet circuit), which can change over time (CONTRACT.md §13);
+ *  - acting on an active Mines or Blackjack round (DESIGN.md "Active rounds"): find the round
+ *    and check it belongs to the session's player; then, under the request's idempotency key,
+ *    take the Redis lock `round:<id>` (owner token, short expiry), reload the round, check it is
+ *    still `active`, and let the game apply its pure transition. The game writes the new state
+ *    with `updateRound(..., version)` (or closes the round) in the same transaction that calls
+ *    `claimKey`: the lock keeps pods from wasting work, the version check is what guarantees
+ *    exactly once.
  */
+import { floats } from '@gp/game-core/fairness';
 import type { GameType } from '@gp/game-core/games';
 import { AppError } from '../errors.js';
 import { LockBusyError, withLock, type KeyValueStore } from '../infra/kv.js';
-import type { OperatorWithSecret } from '../operators/operator-schema.js';
-import type { SessionWithToken } from '../sessions/sessions.js';
-import type { BetDeps } from './bets.js';
-import { floats } from '@gp/game-core/fairness';
+import type { AbandonedRoundPolicy, OperatorWithSecret } from '../operators/operator-schema.js';
+import type { SessionService, SessionWithToken } from '../sessions/sessions.js';
 import { isUniqueViolation } from '../store/db.js';
-import { assertKeyFree, claimKey, publicStatusOf, requestHash, runIdempotent, type IdempotencyScope } from './idempotency.js';
-import { insertRoundWithDebit, operatorFor, RoundBusyError, type OpenedRound, type OpenRoundInput } from './money-path.js';
-import { getRound, roundFromRow, updateRound, type Round } from './round-store.js';
+import { assertKeyFree, claimKey, runIdempotent, scopeOf, type IdempotencyScope } from './idempotency.js';
+import { insertRoundWithDebit, operatorFor, RoundBusyError, type MoneyDeps, type OpenedRound, type OpenRoundInput } from './money-path.js';
+import { getRound, openRoundOfPlayer, type Round } from './round-store.js';
+import { publicStatusOf } from './round-status.js';
 
-export interface RoundDeps extends BetDeps {
+/** What a round's requests need: the money path's parts, the sessions and Redis (locks). */
+export interface RoundDeps extends MoneyDeps {
+  sessions: SessionService;
   kv: KeyValueStore;
 }
 
+/**
+ * Operator and game checks of a round-opening request. They can change over time (an admin
+ * disables a game, the wallet circuit opens), so they run only for a key seen for the first time:
+ * a key that already reached the wallet answers with its round (CONTRACT.md §13).
+ */
+export async function openingChecks(deps: RoundDeps, session: SessionWithToken, gameType: GameType): Promise<{ operator: OperatorWithSecret }> {
+  const operator = await operatorFor(deps, session.operatorId);
+  if (!operator.enabled) throw new AppError('INVALID_SESSION', 'this operator is disabled');
+  // Every limit and callback of a session is in its one currency (a profile's currency is fixed once it has sessions).
+  if (session.currency !== operator.currency) throw new AppError('CURRENCY_MISMATCH', `this session is in ${session.currency}, the profile now in ${operator.currency}`);
+  if (!operator.enabledGames.includes(gameType)) throw new AppError('GAME_DISABLED', `${gameType} is disabled for this operator`);
+  if (session.launchMode === 'single' && session.gameType !== gameType) {
+    throw new AppError('SESSION_GAME_MISMATCH', `this session is for ${session.gameType}, not ${gameType}`);
+  }
+  if (deps.wallet.circuitOpen(operator.operatorId)) throw new AppError('CASINO_NETWORK_ERROR', 'the casino is unreachable right now; try again shortly');
+  return { operator };
+}
+
 /** The round of an active-round request: ROUND_NOT_FOUND, or ROUND_SESSION_MISMATCH for another player's session (CONTRACT.md §13). */
-export async function roundOfSession(deps: BetDeps, sessionId: string, roundId: string, gameType: GameType): Promise<{ session: SessionWithToken; round: Round }> {
+export async function roundOfSession(deps: RoundDeps, sessionId: string, roundId: string, gameType: GameType): Promise<{ session: SessionWithToken; round: Round }> {
   const session = await deps.sessions.get(deps.db, sessionId);
   const round = await getRound(deps.db, roundId);
   if (!round || round.gameType !== gameType) throw new AppError('ROUND_NOT_FOUND', `no ${gameType} round with this id`);
@@ -32,6 +57,12 @@ export async function roundOfSession(deps: BetDeps, sessionId: string, roundId: 
     throw new AppError('ROUND_SESSION_MISMATCH', 'this round belongs to another player');
   }
   return { session, round };
+}
+
+/** The player's open round of a game, whichever of the player's sessions started it (CONTRACT.md §13). */
+export async function openRoundOfSessionPlayer(deps: RoundDeps, sessionId: string, gameType: GameType): Promise<Round | null> {
+  const session = await deps.sessions.get(deps.db, sessionId);
+  return openRoundOfPlayer(deps.db, session.operatorId, session.playerRef, gameType);
 }
 
 export interface RoundActionInput<T> {
@@ -51,12 +82,7 @@ export const ROUND_LOCK_TTL_MS = 30_000;
 
 export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput<T>): Promise<T> {
   const { session } = await roundOfSession(deps, input.sessionId, input.roundId, input.gameType);
-  const scope: IdempotencyScope = {
-    operatorId: session.operatorId,
-    sessionId: session.sessionId,
-    key: input.idempotencyKey,
-    requestHash: requestHash({ op: `${input.gameType}:action`, roundId: input.roundId, ...input.request }),
-  };
+  const scope = scopeOf(session, input.idempotencyKey, { op: `${input.gameType}:action`, roundId: input.roundId, ...input.request });
   return runIdempotent(deps.db, {
     scope,
     waitMs: deps.config.idempotencyWaitMs,
@@ -75,8 +101,7 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
         if (err instanceof LockBusyError) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'another action on this round is still running; retry shortly');
         if (err instanceof RoundBusyError) {
           const now = await getRound(deps.db, input.roundId);
-          const status = now ? publicStatusOf(now) : 'active';
-          throw new AppError('ROUND_NOT_ACTIVE', 'the round changed while this action ran; reload it').withRound(input.roundId, status);
+          throw new AppError('ROUND_NOT_ACTIVE', 'the round changed while this action ran; reload it').withRound(input.roundId, now ? publicStatusOf(now) : 'active');
         }
         throw err;
       }
@@ -84,23 +109,12 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
   });
 }
 
-/** The player's open round of a game, whichever of the player's sessions started it (CONTRACT.md §13). */
-export async function openRoundOfPlayer(deps: BetDeps, sessionId: string, gameType: GameType): Promise<Round | null> {
-  const session = await deps.sessions.get(deps.db, sessionId);
-  const row = await deps
-    .db('rounds')
-    .where({ operator_id: session.operatorId, player_ref: session.playerRef, game_type: gameType })
-    .whereIn('status', ['debit_requested', 'active'])
-    .first();
-  return row ? roundFromRow(row) : null;
-}
-
 /**
  * Opens a Mines or Blackjack round: in one transaction the round with its debit recorded, its
  * state dealt from the committed seed (the outcome is fixed before the player acts, CONTRACT.md
  * §9) and the request's idempotency key. A second open round of the player is
- * ACTIVE_ROUND_EXISTS, before any wallet call (unless the same request won the race on another
- * pod: then this one replays its answer).
+ * ACTIVE_ROUND_EXISTS naming that round, before any wallet call (unless the same request won the
+ * race on another pod: then this one replays its answer).
  */
 export async function openActiveRound(
   deps: RoundDeps,
@@ -110,21 +124,24 @@ export async function openActiveRound(
 ): Promise<OpenedRound> {
   try {
     return await deps.db.transaction(async (tx) => {
-      const opened = await insertRoundWithDebit(tx, deps, input);
-      const { round } = opened;
-      const state = deal.state(floats(opened.serverSeed, round.clientSeed, round.nonce, deal.floats));
-      const withState = await updateRound(tx, round.roundId, 'debit_requested', { state });
-      if (!withState) throw new Error(`round ${round.roundId} vanished while it was opened`);
-      await claimKey(tx, scope, round.roundId);
-      return { ...opened, round: withState };
+      const opened = await insertRoundWithDebit(tx, deps, input, (pair) => deal.state(floats(pair.serverSeed, pair.clientSeed, pair.nonce, deal.floats)));
+      await claimKey(tx, scope, opened.round.roundId);
+      return opened;
     });
   } catch (err) {
     if (isUniqueViolation(err, 'rounds_one_open_per_player')) {
       await assertKeyFree(deps.db, scope);
       const refusal = new AppError('ACTIVE_ROUND_EXISTS', `finish the active ${input.gameType === 'mines' ? 'Mines' : 'Blackjack'} round first`);
-      const open = await openRoundOfPlayer(deps, input.session.sessionId, input.gameType);
+      const open = await openRoundOfPlayer(deps.db, input.session.operatorId, input.session.playerRef, input.gameType);
       throw open ? refusal.withRound(open.roundId, publicStatusOf(open)) : refusal;
     }
     throw err;
   }
 }
+
+/**
+ * How a game closes an abandoned round (operators/operator-schema.ts policy): answers whether
+ * the round's credit was confirmed (`succeeded`) or is still `pending`, or null when the policy
+ * keeps the round open (or a player action got there first).
+ */
+export type AbandonedRoundHandler = (deps: RoundDeps, round: Round, policy: AbandonedRoundPolicy) => Promise<'succeeded' | 'pending' | null>;

@@ -1,25 +1,15 @@
 /**
- * Data access for rounds and their wallet callbacks (the callback audit). Every status change
- * is a conditional update (`WHERE status = <expected>`): two pods never apply one step twice,
- * and the database refuses to change a final round (migrations/ trigger).
+ * Data access for rounds and their wallet callbacks (the callback audit): every SQL statement on
+ * `rounds` and `wallet_callbacks` is here. Every status change is a conditional update
+ * (`WHERE status = <expected>`, and the version for active rounds): two pods never apply one
+ * step twice, and the database refuses to change a final round (migrations/ trigger). Work on a
+ * round is claimed with a lease (`lease_until`) and `FOR UPDATE SKIP LOCKED`.
  */
+import type { Knex } from 'knex';
 import type { CurrencyCode } from '@gp/game-core/money';
 import type { GameType } from '@gp/game-core/games';
 import { toBigInt, toIso, toNullableBigInt, type Queryable } from '../store/db.js';
-
-export type RoundStatus =
-  | 'debit_requested'
-  | 'active'
-  | 'settled'
-  | 'cashed_out'
-  | 'busted'
-  | 'credit_pending'
-  | 'rollback_pending'
-  | 'cancelled'
-  | 'error';
-
-export const FINAL_STATUSES: readonly RoundStatus[] = ['settled', 'cashed_out', 'busted', 'cancelled', 'error'];
-export type CloseStatus = 'settled' | 'cashed_out' | 'busted';
+import type { CloseStatus, RoundStatus } from './round-status.js';
 
 export interface Round {
   roundId: string;
@@ -160,6 +150,128 @@ export async function updateRound(db: Queryable, roundId: string, expected: Roun
   return rows[0] ? roundFromRow(rows[0] as RoundRow) : null;
 }
 
+export interface NewRound {
+  roundId: string;
+  operatorId: string;
+  playerRef: string;
+  sessionId: string;
+  gameType: GameType;
+  currency: CurrencyCode;
+  amount: bigint;
+  params: Record<string, unknown>;
+  seedPairId: string;
+  nonce: bigint;
+  clientSeed: string;
+  state?: unknown;
+  leaseUntil: Date;
+}
+
+/** Inserts a round as `debit_requested` (its debit is recorded in the same transaction). */
+export async function insertRound(db: Queryable, r: NewRound): Promise<Round> {
+  const [row] = await db('rounds')
+    .insert({
+      round_id: r.roundId,
+      operator_id: r.operatorId,
+      player_ref: r.playerRef,
+      session_id: r.sessionId,
+      game_type: r.gameType,
+      currency: r.currency,
+      amount: r.amount.toString(),
+      total_staked: r.amount.toString(),
+      params: JSON.stringify(r.params),
+      seed_pair_id: r.seedPairId,
+      nonce: r.nonce.toString(),
+      client_seed: r.clientSeed,
+      status: 'debit_requested',
+      state: r.state === undefined ? null : JSON.stringify(r.state),
+      lease_until: r.leaseUntil,
+    })
+    .returning('*');
+  return roundFromRow(row as RoundRow);
+}
+
+/** The player's open round of a game (debit on its way or playable), whichever session started it. */
+export async function openRoundOfPlayer(db: Queryable, operatorId: string, playerRef: string, gameType: GameType): Promise<Round | null> {
+  const row = await db<RoundRow>('rounds')
+    .where({ operator_id: operatorId, player_ref: playerRef, game_type: gameType })
+    .whereIn('status', ['debit_requested', 'active'])
+    .first();
+  return row ? roundFromRow(row) : null;
+}
+
+/**
+ * Sets (or ends, with null) the lease of an active round still at `round.version`; with
+ * `bumpVersion` the claim also bumps the version, so a request that read the round before cannot
+ * write it. Answers the round, or null when it moved on.
+ */
+export async function leaseActiveRound(db: Queryable, round: Pick<Round, 'roundId' | 'version'>, lease: Date | null, bumpVersion: boolean): Promise<Round | null> {
+  const rows = await db('rounds')
+    .where({ round_id: round.roundId, status: 'active', version: round.version })
+    .update({ lease_until: lease, ...(bumpVersion ? { version: db.raw('version + 1') } : {}) })
+    .returning('*');
+  return rows[0] ? roundFromRow(rows[0] as RoundRow) : null;
+}
+
+/** An open Mines or Blackjack round under a seed pair (its outcome hangs on that pair's secret seed). */
+export async function openRoundUnderSeedPair(db: Queryable, seedPairId: string): Promise<Round | null> {
+  const row = await db<RoundRow>('rounds').where({ seed_pair_id: seedPairId }).whereIn('status', ['debit_requested', 'active']).whereIn('game_type', ['mines', 'blackjack']).first();
+  return row ? roundFromRow(row) : null;
+}
+
+/** An active round kept open by the abandoned-round policy: its idle clock starts again. */
+export async function restartIdleClock(db: Queryable, roundId: string): Promise<void> {
+  await db('rounds').where({ round_id: roundId, status: 'active' }).update({ updated_at: db.fn.now() });
+}
+
+export interface WorkFilter {
+  operatorId?: string | undefined;
+  playerRef?: string | undefined;
+  limit: number;
+}
+
+/**
+ * What the retry job claims:
+ *  - `wallet`: rounds waiting for a wallet retry (`credit_pending`, `rollback_pending`) and rounds
+ *    whose worker died mid-debit (`debit_requested` past its lease);
+ *  - `interrupted`: active Blackjack rounds whose lease ran out (a worker stopped mid extra debit);
+ *  - `abandoned`: active rounds of one game of one operator idle since `idleSince`.
+ */
+export type Work =
+  | { kind: 'wallet' }
+  | { kind: 'interrupted' }
+  | { kind: 'abandoned'; operatorId: string; gameType: GameType; idleSince: Date };
+
+/**
+ * Claims up to `filter.limit` rounds for `work` with a lease until `lease` (FOR UPDATE SKIP
+ * LOCKED: two callers at once never take the same round). A round with a live lease is never
+ * taken. `interrupted` rounds also get a new version (their extra debits are resolved next).
+ */
+export async function claimRoundsForWork(db: Knex, work: Work, filter: WorkFilter, lease: Date): Promise<Round[]> {
+  if (filter.limit <= 0) return [];
+  return db.transaction(async (tx) => {
+    const ids = tx('rounds').select('round_id').orderBy('updated_at').limit(filter.limit).forUpdate().skipLocked();
+    const leaseFree = (q: Knex.QueryBuilder) => q.whereNull('lease_until').orWhere('lease_until', '<', tx.fn.now());
+    if (work.kind === 'wallet') {
+      ids.where((q: Knex.QueryBuilder) => {
+        q.where((p: Knex.QueryBuilder) => p.whereIn('status', ['credit_pending', 'rollback_pending']).andWhere(leaseFree)).orWhere((p: Knex.QueryBuilder) =>
+          // a debit_requested round is only taken over once its worker's lease ran out
+          p.where('status', 'debit_requested').whereNotNull('lease_until').andWhere('lease_until', '<', tx.fn.now()),
+        );
+      });
+    } else if (work.kind === 'interrupted') {
+      ids.where({ game_type: 'blackjack', status: 'active' }).whereNotNull('lease_until').andWhere('lease_until', '<', tx.fn.now());
+    } else {
+      ids.where({ operator_id: work.operatorId, game_type: work.gameType, status: 'active' }).andWhere('updated_at', '<', work.idleSince).andWhere(leaseFree);
+    }
+    if (filter.operatorId) ids.andWhere('operator_id', filter.operatorId);
+    if (filter.playerRef) ids.andWhere('player_ref', filter.playerRef);
+    const change: Record<string, unknown> = { lease_until: lease };
+    if (work.kind === 'interrupted') change.version = tx.raw('version + 1');
+    const rows = await tx('rounds').whereIn('round_id', ids).update(change).returning('*');
+    return rows.map((r) => roundFromRow(r as RoundRow));
+  });
+}
+
 /* ------------------------------------------------------------------ wallet callbacks */
 
 export type CallbackOperation = 'debit' | 'credit' | 'rollback';
@@ -246,21 +358,8 @@ const callbackFromRow = (r: CallbackRow): Callback => ({
   updatedAt: toIso(r.updated_at),
 });
 
-export interface NewCallback {
-  roundId: string;
-  operatorId: string;
-  playerRef: string;
-  operation: CallbackOperation;
-  purpose: string;
-  idempotencyKey: string;
-  debitIdempotencyKey: string | null;
-  amount: bigint;
-  currency: CurrencyCode;
-  path: string;
-  url: string;
-  requestBody: string;
-  requestBodyEnc: string;
-}
+/** A callback as recorded before it is sent: everything but what the attempts fill in. */
+export type NewCallback = Omit<Callback, 'id' | 'method' | 'responseBody' | 'statusCode' | 'callbackStatus' | 'errorCode' | 'errorMessage' | 'attemptCount' | 'casinoTransactionId' | 'createdAt' | 'updatedAt'>;
 
 /** Records a callback before it is attempted. An existing key answers the existing row. */
 export async function insertCallback(db: Queryable, c: NewCallback): Promise<Callback> {
@@ -325,4 +424,29 @@ export async function recordCallbackResult(db: Queryable, id: string, r: Callbac
       casino_transaction_id: r.casinoTransactionId,
       updated_at: db.fn.now(),
     });
+}
+
+/**
+ * A debit a worker sent but whose answer it never stored (it stopped): its fate is unknown, so it
+ * is recorded as failed with CASINO_TIMEOUT, and the money path rolls it back.
+ */
+export async function markCallbackUnanswered(db: Queryable, id: string): Promise<void> {
+  await db('wallet_callbacks')
+    .where({ id, callback_status: 'pending' })
+    .update({ callback_status: 'failed', error_code: 'CASINO_TIMEOUT', error_message: 'no answer recorded: the worker stopped', updated_at: db.fn.now() });
+}
+
+/** The exact database time a callback was recorded (a subquery: no precision lost on the way). */
+export function callbackCreatedAt(db: Queryable, id: string): Knex.QueryBuilder {
+  return db('wallet_callbacks').select('created_at').where({ id });
+}
+
+/** Rollbacks of Blackjack extra debits (insurance, double, split) the casino has not confirmed yet. */
+export async function pendingExtraDebitRollbacks(db: Queryable, filter: WorkFilter): Promise<Callback[]> {
+  if (filter.limit <= 0) return [];
+  const q = db<CallbackRow>('wallet_callbacks').where({ operation: 'rollback', callback_status: 'pending' }).whereIn('purpose', ['insurance', 'double', 'split']);
+  if (filter.operatorId) q.where('operator_id', filter.operatorId);
+  if (filter.playerRef) q.where('player_ref', filter.playerRef);
+  const rows = await q.orderBy('id').limit(filter.limit);
+  return rows.map(callbackFromRow);
 }

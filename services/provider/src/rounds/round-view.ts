@@ -8,10 +8,10 @@ import { amountJson, multiplierJson } from '@gp/game-core/money';
 import { parseJson } from '../infra/json.js';
 import type { Queryable } from '../store/db.js';
 import { seedPairById } from '../store/seed-pairs.js';
-import { publicStatusOf } from './idempotency.js';
-import { callbacksOfRound, FINAL_STATUSES, type Callback, type Round } from './round-store.js';
+import { callbacksOfRound, type Callback, type Round } from './round-store.js';
+import { publicStatusOf, RESULT_STATUSES } from './round-status.js';
+import { AppError } from '../errors.js';
 
-const FINAL_OR_CLOSING: readonly string[] = [...FINAL_STATUSES, 'credit_pending'];
 
 function jsonOrText(text: string | null): unknown {
   if (text === null) return null;
@@ -20,6 +20,15 @@ function jsonOrText(text: string | null): unknown {
   } catch {
     return text;
   }
+}
+
+/**
+ * The answer of a round that did not go through (`error`, `cancelled`, `rollback_pending`): its
+ * error with the round (CONTRACT.md §2), e.g. for a key whose pending round has since moved on.
+ */
+export function failedRoundError(round: Round): AppError {
+  const code = round.errorCode !== null && AppError.isCode(round.errorCode) ? round.errorCode : 'CASINO_HTTP_ERROR';
+  return new AppError(code, round.errorMessage ?? 'the bet did not go through').withRound(round.roundId, round.status);
 }
 
 export function auditRecord(c: Callback) {
@@ -64,7 +73,7 @@ export async function betView(db: Queryable, round: Round, opts: ViewOptions = {
   const callbacks = await callbacksOfRound(db, round.roundId);
   const pair = await seedPairById(db, round.seedPairId);
   const money = (v: bigint) => amountJson(v, round.currency);
-  const closing = FINAL_OR_CLOSING.includes(round.status);
+  const closing = RESULT_STATUSES.includes(round.status);
   const payout = closing && round.payout !== null ? round.payout : 0n;
   const multiplier = closing && round.multiplier4 !== null ? round.multiplier4 : 0n;
   const view: Record<string, unknown> = {

@@ -5,7 +5,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hashServerSeed, serverSeedFromBytes } from '@gp/game-core/fairness';
-import { AppError } from '../errors.js';
 import { toBigInt, type Queryable, type Tx } from './db.js';
 
 export interface SeedPair {
@@ -90,16 +89,16 @@ export async function seedPairById(db: Queryable, id: string): Promise<SeedPair 
 }
 
 /**
- * Reveals the current pair and commits a new one (CONTRACT.md §9), refused while an open Mines
- * or Blackjack round of the player uses the current pair.
+ * Reveals the current pair and commits a new one (CONTRACT.md §9). `refuse` runs inside the
+ * transaction that holds the pair (no round can open under it meanwhile) and may throw to refuse
+ * the rotation (rounds/seed-rotation.ts: an open Mines or Blackjack round under the pair).
  */
-export async function rotateSeedPair(db: Queryable, operatorId: string, playerRef: string, clientSeed: string | undefined) {
+export async function rotateSeedPair(db: Queryable, operatorId: string, playerRef: string, clientSeed: string | undefined, refuse?: (tx: Tx, seedPairId: string) => Promise<void>) {
   await currentSeedPair(db, operatorId, playerRef);
   const run = async (tx: Tx) => {
     const current = await tx<SeedPairRow>('seed_pairs').where({ operator_id: operatorId, player_ref: playerRef, revealed: false }).forUpdate().first();
     if (!current) throw new Error('no current seed pair');
-    const open = await tx('rounds').where({ seed_pair_id: current.id }).whereIn('status', ['debit_requested', 'active']).whereIn('game_type', ['mines', 'blackjack']).first('round_id');
-    if (open) throw new AppError('ACTIVE_ROUND_EXISTS', 'finish the active round before rotating the seed: revealing the seed would reveal its outcome');
+    await refuse?.(tx, String(current.id));
     await tx('seed_pairs').where({ id: current.id }).update({ revealed: true, revealed_at: tx.fn.now() });
     const [next] = await tx('seed_pairs').insert(newPair(operatorId, playerRef, clientSeed ?? current.client_seed)).returning<SeedPairRow[]>('*');
     if (!next) throw new Error('seed pair insert returned nothing');

@@ -9,7 +9,7 @@ import { Agent, errors as undiciErrors, request } from 'undici';
 import { AppError, type ErrorCode } from '../errors.js';
 import { parseJson } from '../infra/json.js';
 import { SANDBOX_CALLBACK_BASE, type OperatorWithSecret } from '../operators/operator-schema.js';
-import { callableUrl, guardedLookup, type Lookup } from './callback-address.js';
+import { callableUrl, guardedLookup, type Lookup } from '../operators/callback-address.js';
 import { signedHeaders } from './signing.js';
 
 export type WalletPath = '/wallet/validate-session' | '/wallet/balance' | '/wallet/debit' | '/wallet/credit' | '/wallet/rollback';

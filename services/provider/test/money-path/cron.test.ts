@@ -121,6 +121,8 @@ describe('what one call retries', () => {
     const res = summary(await w.cron());
     expect(res.items).toEqual([{ roundId, operation: 'rollback', outcome: 'succeeded' }]);
     expect(await w.dbRound(roundId)).toMatchObject({ status: 'cancelled' });
+    // the unanswered debit is recorded the same way as a Blackjack extra debit left by a stopped worker (one rule, money-path.ts)
+    expect(await deps.db('wallet_callbacks').where({ idempotency_key: `${roundId}:debit` }).first()).toMatchObject({ callback_status: 'failed', error_code: 'CASINO_TIMEOUT' });
     expect(w.ledger(roundId).map((tx) => [tx.type, tx.amount])).toEqual([['rollback', 0n]]);
     // the debit the dead worker never sent arrives now: refused
     const late = await deps.wallet.call(operator, '/wallet/debit', deps.box.open(opened.debit.requestBodyEnc), opened.debit.idempotencyKey);

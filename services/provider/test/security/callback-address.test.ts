@@ -8,7 +8,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkCallbackBase, guardedLookup, isAllowedAddress, type Lookup } from '../../src/wallet/callback-address.js';
+import { checkCallbackBase, guardedLookup, isAllowedAddress, type Lookup } from '../../src/operators/callback-address.js';
 import { httpTransport } from '../../src/wallet/wallet-client.js';
 import { adminHeaders, createTestApp, type TestApp } from '../helpers/app.js';
 

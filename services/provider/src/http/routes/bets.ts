@@ -1,11 +1,12 @@
 /** POST /api/bets and GET /api/bets/{roundId} (SPEC.md Endpoints, CONTRACT.md §12). */
 import { z } from 'zod';
-import type { AppInstance, Services } from '../../app.js';
+import type { Services } from '../../services.js';
+import type { AppInstance } from '../zod-provider.js';
 import { AppError } from '../../errors.js';
 import { placeBet } from '../../rounds/bets.js';
 import { getRound } from '../../rounds/round-store.js';
 import { betView } from '../../rounds/round-view.js';
-import { playerResultView } from '../../rounds/result-view.js';
+import { playerResultView } from '../../rounds/player-view.js';
 import { amountSchema, clientSeedSchema, gameTypeSchema, idempotencyKeySchema, roundIdParams, sessionIdSchema } from '../schemas.js';
 
 const betBody = z

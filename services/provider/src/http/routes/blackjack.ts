@@ -1,7 +1,8 @@
 /** The Blackjack active-round endpoints (SPEC.md Endpoints and endpoint rules 6–7, CONTRACT.md §10–§13). */
 import { z } from 'zod';
-import type { AppInstance, Services } from '../../app.js';
-import { activeBlackjackRound, getBlackjackRound, playBlackjackAction, startBlackjackRound } from '../../rounds/blackjack.js';
+import type { Services } from '../../services.js';
+import type { AppInstance } from '../zod-provider.js';
+import { activeBlackjackRound, getBlackjackRound, playBlackjackAction, startBlackjackRound } from '../../rounds/blackjack-round.js';
 import { amountSchema, clientSeedSchema, idempotencyKeySchema, roundIdParams, sessionIdSchema } from '../schemas.js';
 
 const startBody = z

@@ -1,10 +1,11 @@
 /** POST /api/fairness/rotate and POST /api/verify (SPEC.md Endpoints, CONTRACT.md §9 and §12). */
 import { z } from 'zod';
-import type { AppInstance, Services } from '../../app.js';
+import type { Services } from '../../services.js';
+import type { AppInstance } from '../zod-provider.js';
 import { verifyBet } from '@gp/game-core/fairness';
 import { GAME_TYPES } from '@gp/game-core/games';
 import { amountJson, multiplierJson, parseAmount } from '@gp/game-core/money';
-import { rotateSeedPair } from '../../store/seed-pairs.js';
+import { rotateSeeds } from '../../rounds/seed-rotation.js';
 import { amountSchema, clientSeedSchema, currencySchema, sessionIdSchema } from '../schemas.js';
 
 const rotateBody = z.object({ sessionId: sessionIdSchema, clientSeed: clientSeedSchema.optional() }).strict();
@@ -25,16 +26,7 @@ const verifyBody = z
 export function fairnessRoutes(app: AppInstance, s: Services): void {
   app.post('/api/fairness/rotate', { config: { auth: 'player' }, schema: { summary: 'Reveal the server seed and commit a new one', tags: ['fairness'], body: rotateBody } }, async (request) => {
     const session = await s.sessions.get(s.db, request.body.sessionId);
-    const { previous, next } = await rotateSeedPair(s.db, session.operatorId, session.playerRef, request.body.clientSeed);
-    return {
-      previousServerSeed: previous.serverSeed,
-      previousServerSeedHash: previous.serverSeedHash,
-      previousClientSeed: previous.clientSeed,
-      previousNonce: Number(previous.nextNonce),
-      serverSeedHash: next.serverSeedHash,
-      clientSeed: next.clientSeed,
-      nonce: Number(next.nextNonce),
-    };
+    return rotateSeeds(s.db, session, request.body.clientSeed);
   });
 
   app.post('/api/verify', { config: { auth: 'public' }, schema: { summary: 'Recompute a result from revealed seeds', tags: ['fairness'], body: verifyBody } }, async (request) => {

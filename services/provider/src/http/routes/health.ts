@@ -1,6 +1,7 @@
 /** GET /health (runtime health and the v1 currency contract) and GET /ready (CONTRACT.md §12–§13). */
 import { z } from 'zod';
-import type { AppInstance, Services } from '../../app.js';
+import type { Services } from '../../services.js';
+import type { AppInstance } from '../zod-provider.js';
 import { CURRENCY_CODES, CURRENCY_CONTRACT_VERSION, CURRENCY_DECIMALS } from '@gp/game-core/money';
 import { API_VERSION } from '../openapi.js';
 import { operatorIdText } from '../schemas.js';

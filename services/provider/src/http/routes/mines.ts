@@ -1,6 +1,7 @@
 /** The Mines active-round endpoints (SPEC.md Endpoints and endpoint rule 5, CONTRACT.md §12, §13). */
 import { z } from 'zod';
-import type { AppInstance, Services } from '../../app.js';
+import type { Services } from '../../services.js';
+import type { AppInstance } from '../zod-provider.js';
 import { activeMinesRound, cashoutMinesRound, getMinesRound, revealMinesTile, startMinesRound } from '../../rounds/mines.js';
 import { amountSchema, clientSeedSchema, idempotencyKeySchema, roundIdParams, sessionIdSchema } from '../schemas.js';
 

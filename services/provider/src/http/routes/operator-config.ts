@@ -1,6 +1,7 @@
 /** GET /api/operators/{operatorId}/config: the public configuration (CONTRACT.md §5). */
 import { z } from 'zod';
-import type { AppInstance, Services } from '../../app.js';
+import type { Services } from '../../services.js';
+import type { AppInstance } from '../zod-provider.js';
 import { AppError } from '../../errors.js';
 import { publicConfigView } from '../../operators/operators.js';
 import { operatorIdText } from '../schemas.js';

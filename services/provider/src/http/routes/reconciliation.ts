@@ -1,6 +1,7 @@
 /** GET /api/reconciliation: admin token, or a casino's signed request scoped to its operator (CONTRACT.md §6–§7). */
 import { z } from 'zod';
-import type { AppInstance, Services } from '../../app.js';
+import type { Services } from '../../services.js';
+import type { AppInstance } from '../zod-provider.js';
 import { AppError } from '../../errors.js';
 import { reconciliationRows, RECONCILIATION_TYPES } from '../../rounds/reconciliation.js';
 import { operatorIdText, queryInt, queryTime } from '../schemas.js';

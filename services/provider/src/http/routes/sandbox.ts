@@ -4,7 +4,8 @@
  * real casino (their backend creates launch tokens).
  */
 import { z } from 'zod';
-import type { AppInstance, Services } from '../../app.js';
+import type { Services } from '../../services.js';
+import type { AppInstance } from '../zod-provider.js';
 import { AppError } from '../../errors.js';
 import { SANDBOX_CALLBACK_BASE } from '../../operators/operator-schema.js';
 import { gameTypeSchema, launchModeSchema, operatorIdText, playerRefSchema } from '../schemas.js';

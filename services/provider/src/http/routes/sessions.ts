@@ -1,6 +1,7 @@
 /** POST /api/sessions, GET /api/balance (SPEC.md Endpoints, CONTRACT.md §5 and §12). */
 import { z } from 'zod';
-import type { AppInstance, Services } from '../../app.js';
+import type { Services } from '../../services.js';
+import type { AppInstance } from '../zod-provider.js';
 import { gameTypeSchema, launchModeSchema, operatorIdText, sessionIdSchema, text } from '../schemas.js';
 
 const createBody = z

@@ -15,7 +15,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../errors.js';
-import { SANDBOX_CALLBACK_BASE } from '../operators/operator-schema.js';
+import { SANDBOX_CALLBACK_BASE } from './operator-schema.js';
 
 /** Ranges (ipaddr.js names) allowed outside production only; any range but these and `unicast` is never called. */
 const LOCAL = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);

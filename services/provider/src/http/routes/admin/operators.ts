@@ -1,8 +1,9 @@
 /** The admin API of operator profiles (CONTRACT.md §7), behind the administrator token. */
 import { z } from 'zod';
-import type { AppInstance, Services } from '../../app.js';
-import { AppError } from '../../errors.js';
-import { adminOperatorView, operatorIdSchema, operatorPutSchema, toOperatorWrite } from '../../operators/operators.js';
+import type { Services } from '../../../services.js';
+import type { AppInstance } from '../../zod-provider.js';
+import { AppError } from '../../../errors.js';
+import { adminOperatorView, operatorIdSchema, operatorPutSchema, toOperatorWrite } from '../../../operators/operators.js';
 
 const params = z.object({ operatorId: operatorIdSchema });
 

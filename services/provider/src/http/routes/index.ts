@@ -1,0 +1,34 @@
+/**
+ * Every route group, registered in one visible order. Each route declares who may call it
+ * (`config.auth`, http/authentication.ts) and its request and response schemas (/openapi.json).
+ */
+import type { Services } from '../../services.js';
+import type { AppInstance } from '../zod-provider.js';
+import { adminOperatorRoutes } from './admin/operators.js';
+import { betRoutes } from './bets.js';
+import { blackjackRoutes } from './blackjack.js';
+import { fairnessRoutes } from './fairness.js';
+import { healthRoutes } from './health.js';
+import { minesRoutes } from './mines.js';
+import { operatorConfigRoutes } from './operator-config.js';
+import { reconciliationRoutes } from './reconciliation.js';
+import { sandboxRoutes } from './sandbox.js';
+import { sessionRoutes } from './sessions.js';
+import { walletRetryRoutes } from './wallet-retries.js';
+
+export function registerRoutes(app: AppInstance, s: Services): void {
+  // operations
+  healthRoutes(app, s);
+  walletRetryRoutes(app, s);
+  // players (the game page)
+  sandboxRoutes(app, s);
+  operatorConfigRoutes(app, s);
+  sessionRoutes(app, s);
+  betRoutes(app, s);
+  minesRoutes(app, s);
+  blackjackRoutes(app, s);
+  fairnessRoutes(app, s);
+  // casinos and staff
+  reconciliationRoutes(app, s);
+  adminOperatorRoutes(app, s);
+}

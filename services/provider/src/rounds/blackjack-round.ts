@@ -1,0 +1,196 @@
+/**
+ * Blackjack active rounds (SPEC.md endpoint rules 6 and 7; CONTRACT.md §10–§13). The 52 cards are
+ * fixed by the committed seed when the round opens and stay in `rounds.state` until the round is
+ * final; the player sees the up card only. Money moves exactly as the spec says, through the
+ * money path:
+ *
+ *   start                       one debit; a round the deal decides (naturals, the dealer's peek)
+ *                               closes at once with its one credit, any other becomes `active`
+ *   hit, stand, no insurance    the new state, no wallet movement
+ *   insurance, double, split    one extra debit each (money-path.ts `takeExtraDebit`): confirmed →
+ *                               the action applies; refused or rolled back → the action is refused
+ *                               with the casino's error and withdrawn from the round
+ *   final                       one credit of the total payout of every hand and the insurance
+ *                               (0 for a loss) → `settled` (blackjack-recovery.ts `closeBlackjack`)
+ *
+ * Every step runs under the request's idempotency key; actions run through runRoundAction (lock
+ * `round:<id>` + the round's version), so a duplicate or a concurrent request on another pod
+ * never acts twice. A round a stopped worker left mid extra debit is resolved first
+ * (blackjack-recovery.ts).
+ */
+import {
+  applyBlackjackAction,
+  BLACKJACK_FLOATS,
+  BLACKJACK_MAX_MULTIPLIER4,
+  isFinal,
+  requiredDebit,
+  startBlackjack,
+  totalStaked,
+  withdrawExtraDebit,
+  type BlackjackAction,
+  type BlackjackState,
+  type ExtraDebit,
+} from '@gp/game-core/games';
+import { checkMaxPayout, checkStake, parseAmount } from '@gp/game-core/money';
+import type { OperatorWithSecret } from '../operators/operator-schema.js';
+import { latestBalance } from '../sessions/player-balances.js';
+import type { SessionWithToken } from '../sessions/sessions.js';
+import { claimKey, runIdempotent, scopeOf, type IdempotencyScope } from './idempotency.js';
+import { activateRound, applyPaidAction, debitOpenedRound, RoundBusyError, takeExtraDebit } from './money-path.js';
+import { blackjackPlayerView, blackjackStateOf } from './player-view.js';
+import { closeBlackjack, takeOverStaleRound } from './blackjack-recovery.js';
+import { openActiveRound, openingChecks, openRoundOfSessionPlayer, roundOfSession, runRoundAction, type RoundDeps } from './round-actions.js';
+import { getRound, updateRound, type Round } from './round-store.js';
+import { isFailed } from './round-status.js';
+import { betView, failedRoundError } from './round-view.js';
+
+export type BlackjackAnswer = Awaited<ReturnType<typeof betView>>;
+
+/**
+ * The answer to a POST of the round as it stands (also for a key whose round moved on since its
+ * answer): with the balance the casino just reported, else the player's latest (CONTRACT.md §12:
+ * also when no money moved).
+ */
+async function blackjackAnswer(deps: RoundDeps, round: Round, balance?: bigint | null): Promise<BlackjackAnswer> {
+  if (isFailed(round)) throw failedRoundError(round);
+  const latest = balance ?? (await latestBalance(deps.db, round.operatorId, round.playerRef, round.currency));
+  return betView(deps.db, round, { result: blackjackPlayerView(round), balance: latest });
+}
+
+/* ------------------------------------------------------------------------------------ start */
+
+export interface StartBlackjackInput {
+  sessionId: string;
+  amount: string;
+  idempotencyKey: string;
+  clientSeed?: string | undefined;
+}
+
+export async function startBlackjackRound(deps: RoundDeps, input: StartBlackjackInput): Promise<BlackjackAnswer> {
+  const session = await deps.sessions.get(deps.db, input.sessionId);
+  const amount = parseAmount(input.amount, session.currency);
+  const scope = scopeOf(session, input.idempotencyKey, { op: 'blackjack:start', amount, clientSeed: input.clientSeed ?? null });
+  return runIdempotent(deps.db, {
+    scope,
+    waitMs: deps.config.idempotencyWaitMs,
+    fromRound: (round) => blackjackAnswer(deps, round),
+    async execute() {
+      const { operator } = await openingChecks(deps, session, 'blackjack');
+      checkStake(amount, operator);
+      checkMaxPayout(amount, BLACKJACK_MAX_MULTIPLIER4, operator);
+      // One transaction: the nonce, the round with its debit recorded, the 52 cards of that nonce under the committed seed, the key.
+      const opened = await openActiveRound(
+        deps,
+        scope,
+        { session, operator, amount, clientSeed: input.clientSeed, gameType: 'blackjack', params: {} },
+        { floats: BLACKJACK_FLOATS, state: (f) => startBlackjack(f, amount) },
+      );
+      const { round } = opened;
+      const balance = await debitOpenedRound(deps, operator, opened);
+      const state = blackjackStateOf(round);
+      try {
+        if (isFinal(state)) {
+          const closed = await closeBlackjack(deps, operator, round, state, { from: ['debit_requested'], launchToken: session.launchToken });
+          return await blackjackAnswer(deps, closed.round, closed.balance ?? balance);
+        }
+        const active = await activateRound(deps, round);
+        if (active) return await blackjackAnswer(deps, active, balance);
+      } catch (err) {
+        if (!(err instanceof RoundBusyError)) throw err;
+      }
+      // The retry job took the round over meanwhile (its lease ran out): answer what it became.
+      return blackjackAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
+    },
+  });
+}
+
+/* ---------------------------------------------------------------------------------- actions */
+
+export interface BlackjackActionInput {
+  sessionId: string;
+  roundId: string;
+  idempotencyKey: string;
+  /** hit, stand, double, split; insurance / decline_insurance for POST .../insurance */
+  action: BlackjackAction;
+}
+
+interface ActionContext {
+  round: Round;
+  session: SessionWithToken;
+  operator: OperatorWithSecret;
+  scope: IdempotencyScope;
+}
+
+export async function playBlackjackAction(deps: RoundDeps, input: BlackjackActionInput): Promise<BlackjackAnswer> {
+  return runRoundAction(deps, {
+    sessionId: input.sessionId,
+    roundId: input.roundId,
+    idempotencyKey: input.idempotencyKey,
+    gameType: 'blackjack',
+    request: { action: input.action },
+    fromRound: (round) => blackjackAnswer(deps, round),
+    async apply(ctx) {
+      const round = await takeOverStaleRound(deps, ctx.operator, ctx.round);
+      const state = blackjackStateOf(round);
+      const extra = requiredDebit(state, input.action); // ACTION_NOT_AVAILABLE when illegal now (or withdrawn)
+      const c = { ...ctx, round };
+      return extra ? paidAction(deps, c, state, input.action, extra) : freeAction(deps, c, state, input.action);
+    },
+  });
+}
+
+/** hit, stand, declined insurance: the new state (or the close) and the key in one transaction. */
+async function freeAction(deps: RoundDeps, c: ActionContext, state: BlackjackState, action: BlackjackAction): Promise<BlackjackAnswer> {
+  const { round, scope } = c;
+  const next = applyBlackjackAction(state, action).state;
+  if (isFinal(next)) {
+    const closed = await closeBlackjack(deps, c.operator, round, next, { from: ['active'], launchToken: c.session.launchToken, inTx: (tx) => claimKey(tx, scope, round.roundId) });
+    return blackjackAnswer(deps, closed.round, closed.balance);
+  }
+  const updated = await deps.db.transaction(async (tx) => {
+    const moved = await updateRound(tx, round.roundId, 'active', { state: next, bumpVersion: true }, round.version);
+    if (!moved) throw new RoundBusyError(`round ${round.roundId} changed during ${action}`);
+    await claimKey(tx, scope, round.roundId);
+    return moved;
+  });
+  return blackjackAnswer(deps, updated);
+}
+
+/**
+ * insurance, double, split: the extra debit through the money path, and only once the casino
+ * confirmed it the action. Refused or rolled back: the action is refused with the error and
+ * withdrawn from the round (its wallet key is spent, so it could never succeed again;
+ * `result.withdrawnActions` shows it); nothing else changes.
+ */
+async function paidAction(deps: RoundDeps, c: ActionContext, state: BlackjackState, action: BlackjackAction, extra: ExtraDebit): Promise<BlackjackAnswer> {
+  const { session, operator, scope } = c;
+  const { round, balance } = await takeExtraDebit(
+    deps,
+    operator,
+    c.round,
+    { kind: extra.kind, amount: extra.amount, launchToken: session.launchToken, ...(extra.hand === undefined ? {} : { hand: extra.hand }) },
+    { claim: (tx) => claimKey(tx, scope, c.round.roundId), withdrawnState: withdrawExtraDebit(state, extra) },
+  );
+  const next = applyBlackjackAction(state, action).state;
+  if (isFinal(next)) {
+    const closed = await closeBlackjack(deps, operator, round, next, { from: ['active'], launchToken: session.launchToken });
+    return blackjackAnswer(deps, closed.round, closed.balance ?? balance);
+  }
+  const updated = await applyPaidAction(deps, round, { state: next, totalStaked: totalStaked(next) });
+  // null: the lease ran out and the retry job took the round over; it rolls this debit back.
+  if (!updated) throw new RoundBusyError(`round ${round.roundId} was taken over during ${action}`);
+  return blackjackAnswer(deps, updated, balance);
+}
+
+/* ---------------------------------------------------------------------------------- lookups */
+
+export async function getBlackjackRound(deps: RoundDeps, sessionId: string, roundId: string): Promise<BlackjackAnswer> {
+  const { round } = await roundOfSession(deps, sessionId, roundId, 'blackjack');
+  return betView(deps.db, round, { result: blackjackPlayerView(round), audit: true });
+}
+
+/** The player's open Blackjack round, whichever of the player's sessions started it (CONTRACT.md §13). */
+export async function activeBlackjackRound(deps: RoundDeps, sessionId: string): Promise<{ round: BlackjackAnswer | null }> {
+  const round = await openRoundOfSessionPlayer(deps, sessionId, 'blackjack');
+  return { round: round ? await betView(deps.db, round, { result: blackjackPlayerView(round) }) : null };
+}

@@ -1,0 +1,129 @@
+/**
+ * The wallet retry job (SPEC.md "Pending retries" and endpoint rule 9, CONTRACT.md §13): what
+ * `GET /api/cron/wallet-retries` runs, and what a new session runs for its player. One pass:
+ *
+ *  1. scope: the request's operator; in production without one, READINESS_OPERATOR_ID, else
+ *     WALLET_RETRY_OPERATOR_REQUIRED (outside production: every operator);
+ *  2. money owed: `credit_pending` → the same credit again (confirmed → the round's final status);
+ *     `rollback_pending` → the same rollback again (confirmed → `cancelled`); `debit_requested`
+ *     past its lease (the worker died mid-debit) → an ambiguous debit: rolled back;
+ *  3. Blackjack extra debits a stopped worker left, and their unconfirmed rollbacks
+ *     (blackjack-recovery.ts);
+ *  4. abandoned Mines and Blackjack rounds, as each operator's policy says (the cron route only).
+ *
+ * Rounds are claimed with FOR UPDATE SKIP LOCKED and a lease (round-store.ts), so two
+ * invocations at once never take the same round; each retry reuses the original idempotency key
+ * and body bytes, so even a duplicate call cannot move money twice. `limit` caps the rounds one
+ * pass claims, across all steps.
+ */
+import type { GameType } from '@gp/game-core/games';
+import { AppError } from '../errors.js';
+import { closeAbandonedBlackjackRound, recoverInterruptedRounds } from './blackjack-recovery.js';
+import { closeAbandonedMinesRound } from './mines.js';
+import { leaseUntil, operatorFor, rollbackUnansweredDebit, sendPendingCredit, sendPendingRollback } from './money-path.js';
+import type { AbandonedRoundHandler, RoundDeps } from './round-actions.js';
+import { claimRoundsForWork, restartIdleClock, updateRound, type Round, type WorkFilter } from './round-store.js';
+
+export interface RetryRequest {
+  operatorId?: string | undefined;
+  playerRef?: string | undefined;
+  /** 1..100: how many rounds one pass may claim */
+  limit: number;
+  /** Close abandoned active rounds too (the cron route; a new session does not). */
+  sweepAbandoned: boolean;
+}
+
+export interface RetryItem {
+  roundId: string;
+  operation: 'credit' | 'rollback';
+  outcome: 'succeeded' | 'pending';
+}
+
+/** The cron route's answer (CONTRACT.md §12). */
+export interface RetrySummary {
+  scanned: number;
+  retried: number;
+  succeeded: number;
+  stillPending: number;
+  items: RetryItem[];
+}
+
+/** How each game closes an abandoned round. */
+export const ABANDONED_ROUND_HANDLERS: Partial<Record<GameType, AbandonedRoundHandler>> = { mines: closeAbandonedMinesRound, blackjack: closeAbandonedBlackjackRound };
+
+/** The operator a pass is scoped to (SPEC.md endpoint rule 9); undefined = every operator (outside production). */
+export function retryScope(deps: Pick<RoundDeps, 'config'>, operatorId: string | undefined): string | undefined {
+  if (operatorId || !deps.config.production) return operatorId;
+  if (!deps.config.readinessOperatorId) throw new AppError('WALLET_RETRY_OPERATOR_REQUIRED', 'in production the call needs operatorId (or READINESS_OPERATOR_ID)');
+  return deps.config.readinessOperatorId;
+}
+
+export async function runWalletRetryJob(deps: RoundDeps, request: RetryRequest): Promise<RetrySummary> {
+  const filter: WorkFilter = { operatorId: retryScope(deps, request.operatorId), playerRef: request.playerRef, limit: request.limit };
+  const summary: RetrySummary = { scanned: 0, retried: 0, succeeded: 0, stillPending: 0, items: [] };
+  const count = (item: RetryItem) => {
+    summary.scanned += 1;
+    summary.retried += 1;
+    if (item.outcome === 'succeeded') summary.succeeded += 1;
+    else summary.stillPending += 1;
+    summary.items.push(item);
+  };
+  const left = () => ({ ...filter, limit: filter.limit - summary.scanned });
+
+  for (const round of await claimRoundsForWork(deps.db, { kind: 'wallet' }, left(), leaseUntil(deps.config))) count(await retryRound(deps, round));
+  for (const item of await recoverInterruptedRounds(deps, left(), leaseUntil(deps.config))) count({ roundId: item.roundId, operation: 'rollback', outcome: item.outcome });
+  if (request.sweepAbandoned) for (const item of await sweepAbandonedRounds(deps, left())) count(item);
+  return summary;
+}
+
+/** One claimed round that waits for the wallet: its credit or rollback again, or the rollback of a debit nobody answered. */
+async function retryRound(deps: RoundDeps, round: Round): Promise<RetryItem> {
+  const operation = round.status === 'credit_pending' ? 'credit' : 'rollback';
+  try {
+    const operator = await operatorFor(deps, round.operatorId);
+    if (round.status === 'credit_pending') {
+      const { round: after } = await sendPendingCredit(deps, operator, round.roundId);
+      return { roundId: round.roundId, operation, outcome: after.status === 'credit_pending' ? 'pending' : 'succeeded' };
+    }
+    const status = round.status === 'rollback_pending' ? await sendPendingRollback(deps, operator, round.roundId) : await rollbackUnansweredDebit(deps, operator, round);
+    return { roundId: round.roundId, operation, outcome: status === 'cancelled' ? 'succeeded' : 'pending' };
+  } catch {
+    // Left for the next run: the lease runs out and the round is claimed again.
+    return { roundId: round.roundId, operation, outcome: 'pending' };
+  }
+}
+
+/**
+ * Closes Mines and Blackjack rounds nobody touched for the operator's
+ * `abandonedRoundPolicy.afterHours` (default 24 h), as the policy says. A round the policy keeps
+ * open has its idle clock restarted, so it does not crowd out the others.
+ */
+async function sweepAbandonedRounds(deps: RoundDeps, filter: WorkFilter): Promise<RetryItem[]> {
+  const items: RetryItem[] = [];
+  const operators = filter.operatorId ? [await deps.operators.get(deps.db, filter.operatorId)] : await deps.operators.list(deps.db);
+  let budget = filter.limit;
+  for (const op of operators) {
+    if (!op) continue;
+    const policy = op.abandonedRoundPolicy;
+    for (const [gameType, handler] of Object.entries(ABANDONED_ROUND_HANDLERS) as [GameType, AbandonedRoundHandler][]) {
+      if (budget <= 0) return items;
+      if ((gameType === 'mines' && policy.mines === 'keep_open') || (gameType === 'blackjack' && policy.blackjack === 'keep_open')) continue;
+      const idleSince = new Date(Date.now() - policy.afterHours * 3_600_000);
+      const rounds = await claimRoundsForWork(deps.db, { kind: 'abandoned', operatorId: op.operatorId, gameType, idleSince }, { ...filter, limit: budget }, leaseUntil(deps.config));
+      budget -= rounds.length;
+      for (const round of rounds) {
+        try {
+          const outcome = await handler(deps, round, policy);
+          if (outcome) items.push({ roundId: round.roundId, operation: 'credit', outcome });
+          else await restartIdleClock(deps.db, round.roundId);
+        } catch {
+          // Left for the next run (its lease is released below); the other rounds go on.
+          items.push({ roundId: round.roundId, operation: 'credit', outcome: 'pending' });
+        } finally {
+          await updateRound(deps.db, round.roundId, 'active', { leaseUntil: null });
+        }
+      }
+    }
+  }
+  return items;
+}

@@ -1,0 +1,93 @@
+/**
+ * The dependency direction docs/ARCHITECTURE.md describes, checked on the code: a module imports
+ * only from its own layer or the ones below it, no import circle exists, and only the money path
+ * sends a money callback.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
+
+/** Bottom to top: a layer may import from itself and every layer before it. */
+export const LAYERS: { name: string; match: (file: string) => boolean }[] = [
+  { name: 'catalogue and configuration', match: (f) => f === 'errors.ts' || f === 'config.ts' },
+  { name: 'infra', match: (f) => f.startsWith('infra/') },
+  { name: 'store', match: (f) => f.startsWith('store/') },
+  { name: 'operators', match: (f) => f.startsWith('operators/') },
+  { name: 'wallet', match: (f) => f.startsWith('wallet/') },
+  { name: 'sessions', match: (f) => f.startsWith('sessions/') },
+  { name: 'rounds', match: (f) => f.startsWith('rounds/') },
+  { name: 'composition', match: (f) => f === 'services.ts' },
+  { name: 'http', match: (f) => f.startsWith('http/') },
+  { name: 'entries', match: (f) => !f.includes('/') },
+];
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? files(full) : full.endsWith('.ts') ? [full] : [];
+  });
+}
+
+const rel = (full: string) => path.relative(SRC, full).split(path.sep).join('/');
+const layerOf = (file: string) => LAYERS.findIndex((l) => l.match(file));
+
+/** The project files a module imports (relative specifiers, type-only imports included). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(path.join(SRC, file), 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/g)) {
+    out.push(rel(path.resolve(path.dirname(path.join(SRC, file)), m[1]!.replace(/\.js$/, '.ts'))));
+  }
+  return out;
+}
+
+const all = files(SRC).map(rel).sort();
+const graph = new Map(all.map((f) => [f, importsOf(f)]));
+
+describe('the layers of services/provider/src', () => {
+  it('places every module in a layer', () => {
+    for (const f of all) expect(layerOf(f), f).toBeGreaterThanOrEqual(0);
+  });
+
+  it('has no import that climbs from a lower layer to a higher one', () => {
+    const climbs: string[] = [];
+    for (const [file, imports] of graph) {
+      for (const target of imports) {
+        if (layerOf(target) > layerOf(file)) climbs.push(`${file} → ${target} (${LAYERS[layerOf(file)]!.name} → ${LAYERS[layerOf(target)]!.name})`);
+      }
+    }
+    expect(climbs).toEqual([]);
+  });
+
+  it('has no import circle', () => {
+    const circles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') {
+        circles.push([...trail.slice(trail.indexOf(file)), file].join(' → '));
+        return;
+      }
+      state.set(file, 'open');
+      for (const next of graph.get(file) ?? []) visit(next, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const f of all) visit(f, []);
+    expect(circles).toEqual([]);
+  });
+
+  it('sends money callbacks from the money path only, and validate-session and balance from sessions only', () => {
+    const callers = all.filter((f) => /\bwallet\.call\(/.test(readFileSync(path.join(SRC, f), 'utf8')));
+    expect(callers).toEqual(['rounds/money-path.ts', 'sessions/sessions.ts']);
+    const sessions = readFileSync(path.join(SRC, 'sessions/sessions.ts'), 'utf8');
+    expect(sessions).not.toMatch(/\/wallet\/(debit|credit|rollback)/);
+  });
+
+  it('keeps every SQL statement on rounds and wallet_callbacks in rounds/round-store.ts', () => {
+    const writers = all.filter((f) => f !== 'rounds/round-store.ts' && /\(\s*'(rounds|wallet_callbacks)'\s*\)/.test(readFileSync(path.join(SRC, f), 'utf8')));
+    expect(writers).toEqual([]);
+  });
+});
