@@ -10,7 +10,7 @@ import { registerAuthentication } from './http/authentication.js';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRoutes } from './http/routes/index.js';
-import { losslessSerializerCompiler, zodValidatorCompiler, type AppInstance, type ZodTypeProvider } from './http/zod-provider.js';
+import { zodSerializerCompiler, zodValidatorCompiler, type AppInstance, type ZodTypeProvider } from './http/zod-provider.js';
 import { parseJson, stringifyJson } from './infra/json.js';
 import { closeServices, createServices, type ServiceOptions, type Services } from './services.js';
 
@@ -59,7 +59,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   }).withTypeProvider<ZodTypeProvider>() as AppInstance;
 
   app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(losslessSerializerCompiler);
+  app.setSerializerCompiler(zodSerializerCompiler({ strict: config.env === 'test', onMismatch: (route, issues) => app.log.error({ route, issues }, 'an answer does not fit its schema') }));
   app.setReplySerializer((payload) => stringifyJson(payload));
   registerErrorHandler(app);
 
@@ -79,7 +79,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   registerAuthentication(app, services);
-  registerOpenApi(app);
+  registerOpenApi(app, config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`);
   registerRoutes(app, services);
 
   app.addHook('onClose', async () => closeServices(services));

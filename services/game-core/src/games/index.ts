@@ -12,3 +12,4 @@ export * from './blackjack.js';
 export * from './blackjack-view.js';
 export * from './state-schemas.js';
 export * from './scripted.js';
+export * from './result-schemas.js';

@@ -4,6 +4,7 @@
  */
 import type { FastifyBaseLogger, FastifyInstance, FastifyTypeProvider, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { z } from 'zod';
 import { UNSUPPORTED_CURRENCY_MESSAGE } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
@@ -45,12 +46,32 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema,
   };
 };
 
-export const losslessSerializerCompiler = () => (data: unknown) => stringifyJson(data);
+/**
+ * Answers are written through their route's response schema: only what the schema lists goes
+ * out (zod strips the rest), as lossless JSON. An answer that does not fit its schema is a bug:
+ * in tests it fails the request loudly; in production it is logged and sent as it is (a settled
+ * bet must not turn into a 500).
+ */
+export function zodSerializerCompiler(opts: { strict: boolean; onMismatch(route: string, issues: string): void }): FastifySerializerCompiler<z.ZodType | unknown> {
+  return ({ schema, url, method }) => {
+    if (!(schema instanceof z.ZodType)) return (data: unknown) => stringifyJson(data);
+    return (data: unknown) => {
+      const parsed = schema.safeParse(data);
+      if (parsed.success) return stringifyJson(parsed.data);
+      const issues = describeIssues(parsed.error, 'answer');
+      if (opts.strict) throw new Error(`the answer of ${method} ${url} does not fit its schema: ${issues}`);
+      opts.onMismatch(`${method} ${url}`, issues);
+      return stringifyJson(data);
+    };
+  };
+}
 
 declare module 'fastify' {
   interface FastifySchema {
     /** OpenAPI documentation fields (http/openapi.ts). */
+    operationId?: string;
     summary?: string;
+    description?: string;
     tags?: string[];
     security?: Record<string, string[]>[];
     hide?: boolean;

@@ -5,7 +5,7 @@
  * never the hole card or the undealt cards.
  */
 import { CURRENCY_DECIMALS } from '@gp/game-core/money';
-import { blackjackResultView, blackjackStateSchema, isFinal, minesResultView, minesStateSchema, minorToNumber, type BlackjackState, type MinesState } from '@gp/game-core/games';
+import { blackjackResultView, blackjackStateSchema, isFinal, minesResultView, minesStateSchema, minorToNumber, type BlackjackState, type GameResult, type MinesState } from '@gp/game-core/games';
 import type { Round } from './round-store.js';
 import { isOpen } from './round-status.js';
 
@@ -22,21 +22,24 @@ export function blackjackResult(state: BlackjackState, round: Pick<Round, 'curre
   return blackjackResultView(state, (minor) => minorToNumber(minor, decimals));
 }
 
-export function minesPlayerView(round: Round): unknown {
-  if (!isOpen(round)) return round.result ?? null;
+export function minesPlayerView(round: Round): GameResult | null {
+  if (!isOpen(round)) return storedResult(round);
   return round.state === null || round.state === undefined ? null : minesResultView(minesStateOf(round));
 }
 
 /** A deal that decided the round while its debit is still on its way shows no outcome yet. */
-export function blackjackPlayerView(round: Round): unknown {
-  if (!isOpen(round)) return round.result ?? null;
+export function blackjackPlayerView(round: Round): GameResult | null {
+  if (!isOpen(round)) return storedResult(round);
   if (round.state === null || round.state === undefined) return null;
   const state = blackjackStateOf(round);
   return blackjackResult(isFinal(state) ? { ...state, phase: 'player', activeHand: null } : state, round);
 }
 
-export function playerResultView(round: Round): unknown {
+export function playerResultView(round: Round): GameResult | null {
   if (round.gameType === 'mines') return minesPlayerView(round);
   if (round.gameType === 'blackjack') return blackjackPlayerView(round);
-  return round.result ?? null;
+  return storedResult(round);
 }
+
+/** The result the round stored (jsonb) once it was fixed: the game's result object, written by the money path. */
+const storedResult = (round: Round): GameResult | null => (round.result ?? null) as GameResult | null;

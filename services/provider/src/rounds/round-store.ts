@@ -150,21 +150,11 @@ export async function updateRound(db: Queryable, roundId: string, expected: Roun
   return rows[0] ? roundFromRow(rows[0] as RoundRow) : null;
 }
 
-export interface NewRound {
-  roundId: string;
-  operatorId: string;
-  playerRef: string;
-  sessionId: string;
-  gameType: GameType;
-  currency: CurrencyCode;
-  amount: bigint;
-  params: Record<string, unknown>;
-  seedPairId: string;
-  nonce: bigint;
-  clientSeed: string;
+/** A round as it is inserted (`debit_requested`, its debit recorded in the same transaction). */
+export type NewRound = Pick<Round, 'roundId' | 'operatorId' | 'playerRef' | 'sessionId' | 'gameType' | 'currency' | 'amount' | 'params' | 'seedPairId' | 'nonce' | 'clientSeed'> & {
   state?: unknown;
   leaseUntil: Date;
-}
+};
 
 /** Inserts a round as `debit_requested` (its debit is recorded in the same transaction). */
 export async function insertRound(db: Queryable, r: NewRound): Promise<Round> {

@@ -4,7 +4,9 @@
  * secret: the audit shows the request bodies with the launch token masked, and the server seed
  * only once its pair was rotated.
  */
-import { amountJson, multiplierJson } from '@gp/game-core/money';
+import type { GameResult, GameType } from '@gp/game-core/games';
+import { amountJson, multiplierJson, type CurrencyCode } from '@gp/game-core/money';
+import type { LosslessNumber } from 'lossless-json';
 import { parseJson } from '../infra/json.js';
 import type { Queryable } from '../store/db.js';
 import { seedPairById } from '../store/seed-pairs.js';
@@ -64,19 +66,45 @@ export function casinoTransactions(callbacks: Callback[]) {
 
 export interface ViewOptions {
   /** The game's result as the player may see it now (active rounds); defaults to the stored result. */
-  result?: unknown;
+  result?: GameResult | null;
   balance?: bigint | null;
   audit?: boolean;
 }
 
-export async function betView(db: Queryable, round: Round, opts: ViewOptions = {}) {
+/** The bet answer (CONTRACT.md §12; http/answers.ts `betAnswer` is its schema). */
+export interface BetView {
+  roundId: string;
+  roundStatus: string;
+  bet: {
+    gameType: GameType;
+    amount: LosslessNumber;
+    totalStaked: LosslessNumber;
+    currency: CurrencyCode;
+    params: Record<string, unknown>;
+    multiplier: LosslessNumber;
+    payout: LosslessNumber;
+    won: boolean;
+    operatorId: string;
+    playerRef: string;
+    createdAt: string;
+    settledAt: string | null;
+  };
+  result: GameResult | null;
+  fairness: { serverSeedHash: string | null; clientSeed: string; nonce: number; serverSeed?: string };
+  casinoTransactions: ReturnType<typeof casinoTransactions>;
+  error?: { code: string; message: string | null };
+  balance?: LosslessNumber;
+  casinoCallbackAudit?: ReturnType<typeof auditRecord>[];
+}
+
+export async function betView(db: Queryable, round: Round, opts: ViewOptions = {}): Promise<BetView> {
   const callbacks = await callbacksOfRound(db, round.roundId);
   const pair = await seedPairById(db, round.seedPairId);
   const money = (v: bigint) => amountJson(v, round.currency);
   const closing = RESULT_STATUSES.includes(round.status);
   const payout = closing && round.payout !== null ? round.payout : 0n;
   const multiplier = closing && round.multiplier4 !== null ? round.multiplier4 : 0n;
-  const view: Record<string, unknown> = {
+  const view: BetView = {
     roundId: round.roundId,
     roundStatus: publicStatusOf(round),
     bet: {
@@ -93,7 +121,7 @@ export async function betView(db: Queryable, round: Round, opts: ViewOptions = {
       createdAt: round.createdAt,
       settledAt: round.settledAt,
     },
-    result: opts.result !== undefined ? opts.result : (round.result ?? null),
+    result: opts.result !== undefined ? opts.result : ((round.result ?? null) as GameResult | null),
     fairness: {
       serverSeedHash: pair?.serverSeedHash ?? null,
       clientSeed: round.clientSeed,

@@ -8,6 +8,7 @@ import { getRound } from '../../rounds/round-store.js';
 import { betView } from '../../rounds/round-view.js';
 import { playerResultView } from '../../rounds/player-view.js';
 import { amountSchema, clientSeedSchema, gameTypeSchema, idempotencyKeySchema, roundIdParams, sessionIdSchema } from '../schemas.js';
+import { betAnswer } from '../answers.js';
 
 const betBody = z
   .object({
@@ -21,13 +22,13 @@ const betBody = z
   .strict();
 
 export function betRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/bets', { config: { auth: 'player' }, schema: { summary: 'Place and settle a dice, limbo, plinko or keno bet', tags: ['player'], body: betBody } }, async (request) =>
+  app.post('/api/bets', { config: { auth: 'player' }, schema: { operationId: 'placeBet', summary: 'Place and settle a dice, limbo, plinko or keno bet', tags: ['player'], response: { 200: betAnswer }, body: betBody } }, async (request) =>
     placeBet(s.money, request.body),
   );
 
   app.get(
     '/api/bets/:roundId',
-    { config: { auth: 'player-or-operator' }, schema: { summary: 'A stored round with its fairness proof and callback audit', tags: ['player', 'operator'], params: roundIdParams } },
+    { config: { auth: 'player-or-operator' }, schema: { operationId: 'getBet', summary: 'A stored round with its fairness proof and callback audit', tags: ['player', 'operator'], response: { 200: betAnswer }, params: roundIdParams } },
     async (request) => {
       // Public by round id (the id is the capability); a signed casino request is scoped to its operator.
       const scope = request.caller.kind === 'operator' ? request.caller.operatorId : null;

@@ -4,6 +4,7 @@ import type { Services } from '../../services.js';
 import type { AppInstance } from '../zod-provider.js';
 import { activeBlackjackRound, getBlackjackRound, playBlackjackAction, startBlackjackRound } from '../../rounds/blackjack-round.js';
 import { amountSchema, clientSeedSchema, idempotencyKeySchema, roundIdParams, sessionIdSchema } from '../schemas.js';
+import { activeRoundAnswer, betAnswer } from '../answers.js';
 
 const startBody = z
   .object({ sessionId: sessionIdSchema, amount: amountSchema, idempotencyKey: idempotencyKeySchema, clientSeed: clientSeedSchema.optional() })
@@ -16,20 +17,20 @@ const sessionQuery = z.object({ sessionId: sessionIdSchema });
 export function blackjackRoutes(app: AppInstance, s: Services): void {
   app.post(
     '/api/blackjack/rounds',
-    { config: { auth: 'player' }, schema: { summary: 'Start a Blackjack round (one debit); a round the deal decides is settled at once', tags: ['blackjack'], body: startBody } },
+    { config: { auth: 'player' }, schema: { operationId: 'startBlackjack', summary: 'Start a Blackjack round (one debit); a round the deal decides is settled at once', tags: ['blackjack'], response: { 200: betAnswer }, body: startBody } },
     async (request) => startBlackjackRound(s.money, request.body),
   );
 
   // Static segments outrank `:roundId` / `:action` in Fastify's router, whatever the order of registration.
   app.get(
     '/api/blackjack/rounds/active',
-    { config: { auth: 'player' }, schema: { summary: "The player's active Blackjack round, from any of the player's sessions", tags: ['blackjack'], querystring: sessionQuery } },
+    { config: { auth: 'player' }, schema: { operationId: 'getActiveBlackjackRound', summary: "The player's active Blackjack round, from any of the player's sessions", tags: ['blackjack'], response: { 200: activeRoundAnswer }, querystring: sessionQuery } },
     async (request) => activeBlackjackRound(s.money, request.query.sessionId),
   );
 
   app.get(
     '/api/blackjack/rounds/:roundId',
-    { config: { auth: 'player' }, schema: { summary: 'A Blackjack round (the hole card and the draws only once it is final)', tags: ['blackjack'], params: roundIdParams, querystring: sessionQuery } },
+    { config: { auth: 'player' }, schema: { operationId: 'getBlackjackRound', summary: 'A Blackjack round (the hole card and the draws only once it is final)', tags: ['blackjack'], response: { 200: betAnswer }, params: roundIdParams, querystring: sessionQuery } },
     async (request) => getBlackjackRound(s.money, request.query.sessionId, request.params.roundId),
   );
 
@@ -38,8 +39,8 @@ export function blackjackRoutes(app: AppInstance, s: Services): void {
     {
       config: { auth: 'player' },
       schema: {
-        summary: 'Take (one extra debit of half the bet) or decline the insurance offered against an Ace',
-        tags: ['blackjack'],
+        operationId: 'blackjackInsurance', summary: 'Take (one extra debit of half the bet) or decline the insurance offered against an Ace',
+        tags: ['blackjack'], response: { 200: betAnswer },
         params: roundIdParams,
         body: insuranceBody,
       },
@@ -58,8 +59,8 @@ export function blackjackRoutes(app: AppInstance, s: Services): void {
     {
       config: { auth: 'player' },
       schema: {
-        summary: 'hit or stand (no wallet movement), double or split (one extra debit)',
-        tags: ['blackjack'],
+        operationId: 'blackjackAction', summary: 'hit or stand (no wallet movement), double or split (one extra debit)',
+        tags: ['blackjack'], response: { 200: betAnswer },
         params: actionParams,
         body: actionBody,
       },

@@ -3,10 +3,11 @@ import { z } from 'zod';
 import type { Services } from '../../services.js';
 import type { AppInstance } from '../zod-provider.js';
 import { verifyBet } from '@gp/game-core/fairness';
-import { GAME_TYPES } from '@gp/game-core/games';
+import { GAME_TYPES, type GameResult } from '@gp/game-core/games';
 import { amountJson, multiplierJson, parseAmount } from '@gp/game-core/money';
 import { rotateSeeds } from '../../rounds/seed-rotation.js';
 import { amountSchema, clientSeedSchema, currencySchema, sessionIdSchema } from '../schemas.js';
+import { rotateAnswer, verifyAnswer } from '../answers.js';
 
 const rotateBody = z.object({ sessionId: sessionIdSchema, clientSeed: clientSeedSchema.optional() }).strict();
 
@@ -24,19 +25,19 @@ const verifyBody = z
   .strict();
 
 export function fairnessRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/fairness/rotate', { config: { auth: 'player' }, schema: { summary: 'Reveal the server seed and commit a new one', tags: ['fairness'], body: rotateBody } }, async (request) => {
+  app.post('/api/fairness/rotate', { config: { auth: 'player' }, schema: { operationId: 'rotateSeeds', summary: 'Reveal the server seed and commit a new one', tags: ['fairness'], response: { 200: rotateAnswer }, body: rotateBody } }, async (request) => {
     const session = await s.sessions.get(s.db, request.body.sessionId);
     return rotateSeeds(s.db, session, request.body.clientSeed);
   });
 
-  app.post('/api/verify', { config: { auth: 'public' }, schema: { summary: 'Recompute a result from revealed seeds', tags: ['fairness'], body: verifyBody } }, async (request) => {
+  app.post('/api/verify', { config: { auth: 'public' }, schema: { operationId: 'verify', summary: 'Recompute a result from revealed seeds', tags: ['fairness'], response: { 200: verifyAnswer }, body: verifyBody } }, async (request) => {
     const b = request.body;
     const amountMinor = parseAmount(b.amount, b.currency);
     const money = (v: bigint) => amountJson(v, b.currency);
     const out = verifyBet({ ...b, amountMinor, toAmount: money });
     return {
       gameType: out.gameType,
-      result: out.result,
+      result: out.result as GameResult,
       multiplier: multiplierJson(out.multiplier4),
       payout: money(out.payoutMinor),
       won: out.won,

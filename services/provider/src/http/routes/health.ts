@@ -5,10 +5,11 @@ import type { AppInstance } from '../zod-provider.js';
 import { CURRENCY_CODES, CURRENCY_CONTRACT_VERSION, CURRENCY_DECIMALS } from '@gp/game-core/money';
 import { API_VERSION } from '../openapi.js';
 import { operatorIdText } from '../schemas.js';
+import { healthAnswer, notReadyAnswer, readyAnswer } from '../answers.js';
 
 export function healthRoutes(app: AppInstance, s: Services): void {
-  app.get('/health', { config: { auth: 'public' }, schema: { summary: 'Runtime health and the currency contract', tags: ['health'] } }, async () => ({
-    status: 'ok',
+  app.get('/health', { config: { auth: 'public' }, schema: { operationId: 'health', summary: 'Runtime health and the currency contract', tags: ['health'], response: { 200: healthAnswer } } }, async () => ({
+    status: 'ok' as const,
     version: API_VERSION,
     uptimeSeconds: Math.floor((Date.now() - s.startedAt) / 1000),
     currencyContract: {
@@ -19,7 +20,7 @@ export function healthRoutes(app: AppInstance, s: Services): void {
 
   app.get(
     '/ready',
-    { config: { auth: 'public' }, schema: { summary: 'Readiness: database, Redis, and an operator', tags: ['health'], querystring: z.object({ operatorId: operatorIdText.optional() }) } },
+    { config: { auth: 'public' }, schema: { operationId: 'ready', summary: 'Readiness: database, Redis, and an operator', tags: ['health'], response: { 200: readyAnswer, 503: notReadyAnswer }, querystring: z.object({ operatorId: operatorIdText.optional() }) } },
     async (request, reply) => {
       const checks: Record<string, string> = {};
       try {

@@ -5,6 +5,7 @@ import type { AppInstance } from '../zod-provider.js';
 import { AppError } from '../../errors.js';
 import { reconciliationRows, RECONCILIATION_TYPES } from '../../rounds/reconciliation.js';
 import { operatorIdText, queryInt, queryTime } from '../schemas.js';
+import { reconciliationAnswer } from '../answers.js';
 
 const query = z.object({
   operatorId: operatorIdText.optional(),
@@ -18,7 +19,7 @@ const query = z.object({
 export function reconciliationRoutes(app: AppInstance, s: Services): void {
   app.get(
     '/api/reconciliation',
-    { config: { auth: 'admin-or-operator' }, schema: { summary: 'Reconciliation rows of wallet callbacks', tags: ['operator', 'admin'], security: [{ adminToken: [] }], querystring: query } },
+    { config: { auth: 'admin-or-operator' }, schema: { operationId: 'getReconciliation', summary: 'Reconciliation rows of wallet callbacks', tags: ['operator', 'admin'], response: { 200: reconciliationAnswer }, querystring: query } },
     async (request) => {
       const caller = request.caller;
       let operatorId = request.query.operatorId;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Services } from '../../services.js';
 import type { AppInstance } from '../zod-provider.js';
 import { gameTypeSchema, launchModeSchema, operatorIdText, sessionIdSchema, text } from '../schemas.js';
+import { balanceAnswer, sessionAnswer } from '../answers.js';
 
 const createBody = z
   .object({
@@ -14,13 +15,13 @@ const createBody = z
   .strict();
 
 export function sessionRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/sessions', { config: { auth: 'public' }, schema: { summary: 'Create a session from a launch token', tags: ['player'], body: createBody } }, async (request) =>
+  app.post('/api/sessions', { config: { auth: 'public' }, schema: { operationId: 'createSession', summary: 'Create a session from a launch token', tags: ['player'], response: { 200: sessionAnswer }, body: createBody } }, async (request) =>
     s.sessions.create(request.body),
   );
 
   app.get(
     '/api/balance',
-    { config: { auth: 'player' }, schema: { summary: 'The casino-provided balance of the session', tags: ['player'], querystring: z.object({ sessionId: sessionIdSchema }) } },
+    { config: { auth: 'player' }, schema: { operationId: 'getBalance', summary: 'The casino-provided balance of the session', tags: ['player'], response: { 200: balanceAnswer }, querystring: z.object({ sessionId: sessionIdSchema }) } },
     async (request) => s.sessions.balance(request.query.sessionId),
   );
 }

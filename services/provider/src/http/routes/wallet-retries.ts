@@ -4,6 +4,7 @@ import type { Services } from '../../services.js';
 import type { AppInstance } from '../zod-provider.js';
 import { runWalletRetryJob } from '../../rounds/wallet-retry-job.js';
 import { operatorIdText, playerRefSchema, queryInt } from '../schemas.js';
+import { retrySummaryAnswer } from '../answers.js';
 
 const query = z.object({
   operatorId: operatorIdText.optional(),
@@ -16,7 +17,7 @@ export function walletRetryRoutes(app: AppInstance, s: Services): void {
     '/api/cron/wallet-retries',
     {
       config: { auth: 'cron' },
-      schema: { summary: 'Retry pending credits and rollbacks', tags: ['operations'], security: [{ cronSecret: [] }], querystring: query },
+      schema: { operationId: 'walletRetries', summary: 'Retry pending credits and rollbacks', tags: ['operations'], response: { 200: retrySummaryAnswer }, querystring: query },
     },
     async (request) => runWalletRetryJob(s.money, { ...request.query, sweepAbandoned: true }),
   );
