@@ -307,6 +307,19 @@ describe.each(ciFiles)('value set ci/%s', (file) => {
   });
 });
 
+describe('the runbook', () => {
+  it('has a section in docs/operations.md for every alert the chart installs', async () => {
+    const doc = readFileSync(path.join(CHART_DIR, '../../docs/operations.md'), 'utf8');
+    // The chart's own alerts (full-values.yaml adds a rule of its own through extraRules).
+    const objects = await render({ valuesFiles: ['ci/minimal-values.yaml'], set: ['metrics.prometheusRule.enabled=true'] });
+    const alerts = (one(objects, 'PrometheusRule').spec as { groups: { rules: { alert?: string }[] }[] }).groups
+      .flatMap((g) => g.rules.map((r) => r.alert))
+      .filter((a): a is string => !!a?.startsWith('GameProvider'));
+    expect(alerts.length).toBeGreaterThanOrEqual(6);
+    for (const alert of alerts) expect(doc, alert).toContain(`\n### ${alert}\n`);
+  });
+});
+
 describe('the chart without values', () => {
   it('refuses to render without existingSecret, naming it', async () => {
     const r = await template({ set: ['walletRetries.profiles[0].operatorId=op-usd'] });
