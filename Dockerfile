@@ -39,8 +39,9 @@ COPY --from=build /src/services/provider/dist ./services/provider/dist
 # `npm run image:check` fails (the start fails) until it is.
 COPY --from=build /src/web-game/dist ./web-game/dist
 COPY --from=build /src/web-admin/dist ./web-admin/dist
-# The code belongs to root and is read-only for the process (uid 1000 of the node image).
-USER node
+# The code belongs to root and is read-only for the process: uid 1000, the node image's `node`
+# user, given as numbers so that Kubernetes can verify runAsNonRoot without a runAsUser.
+USER 1000:1000
 EXPOSE 3000 9464
 # node is PID 1: the server handles SIGTERM itself (readiness 503, drain, close) and starts no
 # child process to reap.

@@ -338,7 +338,9 @@ async function main() {
     for (let d = app; d.startsWith(work); d = path.dirname(d)) chmodSync(d, 0o755);
     const home = path.join(work, 'home-node');
     mkdirSync(home, { mode: 0o555 });
-    const asUser = process.getuid?.() === 0 ? { uid: 1000, gid: 1000 } : {};
+    // USER uid[:gid] (or the node image's user `node`, uid 1000); as root this machine can switch to it.
+    const ids = /^(\d+)(?::(\d+))?$/.exec(final.user) ?? (final.user === 'node' ? [null, '1000', '1000'] : fail(`USER ${final.user}: give a uid (the check cannot look the name up in the image)`));
+    const asUser = process.getuid?.() === 0 ? { uid: Number(ids[1]), gid: Number(ids[2] ?? ids[1]) } : {};
     const port = Number(process.env.IMAGE_CHECK_PORT ?? (await freePort()));
     const metricsPort = Number(process.env.IMAGE_CHECK_METRICS_PORT ?? (await freePort()));
     dbName = `gp_img_${randomBytes(5).toString('hex')}`;
