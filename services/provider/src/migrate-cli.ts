@@ -3,7 +3,7 @@
  * Runs the knex migrations of migrations/ against DATABASE_URL, prints what it ran, exits 0 when
  * the database is at the latest migration and non-zero on failure. The Helm pre-install and
  * pre-upgrade hook Job and the k8s/ Job run it; the pods then start with MIGRATE_ON_START=false.
- * Two runs at once are safe: knex takes its migration lock inside the migrations' transaction.
+ * Two runs at once are safe: they wait for each other (store/migrate.ts).
  * Exit codes: 0 done, 1 the migration failed, 2 DATABASE_URL missing.
  */
 import knexPkg from 'knex';

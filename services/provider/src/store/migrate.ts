@@ -3,6 +3,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
+import pg from 'pg';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** src/store or dist/store → the repository root's migrations/. */
@@ -27,10 +28,28 @@ const source: Knex.MigrationSource<string> = {
   },
 };
 
-/** Runs every migration the database has not run yet; answers the names it ran. */
+/** Key of the PostgreSQL advisory lock that serialises migrators. */
+const MIGRATION_LOCK_KEY = 7_211_202_401;
+
+/**
+ * Runs every migration the database has not run yet; answers the names it ran. On PostgreSQL,
+ * migrators that start together (several pods, two Jobs) wait for each other on an advisory lock
+ * held by a connection of its own (outside the pool; closing it frees the lock): knex's own lock
+ * lives in a table that the first run creates, and two runs on an empty database race to create it.
+ */
 export async function migrate(db: Knex): Promise<string[]> {
-  const [, ran] = (await db.migrate.latest({ migrationSource: source })) as [number, string[]];
-  return ran;
+  const latest = async () => ((await db.migrate.latest({ migrationSource: source })) as [number, string[]])[1];
+  const connection = db.client.config.connection as string | pg.ClientConfig | undefined;
+  // The embedded PGlite is one process on one connection: nothing to wait for.
+  if (db.client.config.client !== 'pg' || !connection || typeof connection === 'function') return latest();
+  const lock = new pg.Client(connection);
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    return await latest();
+  } finally {
+    await lock.end();
+  }
 }
 
 /**

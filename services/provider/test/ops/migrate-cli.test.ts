@@ -117,12 +117,22 @@ describe('migrate-cli: node services/provider/dist/migrate-cli.js', () => {
     expect(second.stdout).toMatch(/nothing to run/);
   });
 
-  it('two runs at once both succeed and migrate once', async () => {
+  it('three runs at once on an empty database all succeed and migrate once (they wait for each other)', async () => {
     const url = await emptyDatabase();
-    const runs = await Promise.all([runCli('migrate-cli', { DATABASE_URL: url }), runCli('migrate-cli', { DATABASE_URL: url })]);
+    const runs = await Promise.all([1, 2, 3].map(() => runCli('migrate-cli', { DATABASE_URL: url })));
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     expect(runs.filter((r) => /ran 1 migration/.test(r.stdout))).toHaveLength(1);
     expect(await withDb(url, (db) => db('knex_migrations').count<{ count: string }[]>('* as count'))).toEqual([{ count: '1' }]);
+  });
+
+  it('pods that start together on an empty database (MIGRATE_ON_START=true) all start', async () => {
+    const url = await emptyDatabase();
+    const handles = await Promise.all([1, 2, 3, 4].map(() => openDatabase({ databaseUrl: url, dataDir: '.data', poolMax: 2 })));
+    try {
+      for (const h of handles) expect(await pendingMigrations(h.db)).toEqual([]);
+    } finally {
+      await Promise.all(handles.map((h) => h.close()));
+    }
   });
 
   it('exits non-zero when the database cannot be reached, without printing the password', async () => {
