@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', '**/.turbo/**', 'charts/**', 'k8s/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', '**/.turbo/**', 'charts/game-provider/**', 'k8s/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -29,6 +29,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_BASE_URL: optionalText,
   RATE_LIMIT_AUTH_FAILURES_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** false: only check the database is at the latest migration (pods in Kubernetes; a Job migrates). */
+  MIGRATE_ON_START: z.enum(['true', 'false', '1', '0', '']).default('true').transform((v) => v !== 'false' && v !== '0'),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -50,6 +52,7 @@ export interface Config {
   demoOperator: boolean;
   logLevel: string;
   publicBaseUrl: string | undefined;
+  migrateOnStart: boolean;
   /** Namespaces Redis keys (tests run side by side on one Redis). */
   redisKeyPrefix: string;
   /** How long a request waits for a concurrent duplicate of its idempotency key (CONTRACT.md §13). */
@@ -90,6 +93,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoOperator: !production || e.DEMO_OPERATOR === '1',
     logLevel: e.LOG_LEVEL,
     publicBaseUrl: e.PUBLIC_BASE_URL,
+    migrateOnStart: e.MIGRATE_ON_START,
     redisKeyPrefix: 'gp:',
     idempotencyWaitMs: 10_000,
     rateLimits: { authFailuresPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_MIN },

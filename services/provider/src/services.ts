@@ -38,7 +38,7 @@ export interface ServiceOptions {
 }
 
 export async function createServices(config: Config, opts: ServiceOptions = {}): Promise<Services> {
-  const dbHandle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const dbHandle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart });
   const kv = createKeyValueStore(config.redisUrl, config.redisKeyPrefix);
   const box = createSecretBox(resolveSecretKey({ secretKey: config.secretKey, production: config.production, dataDir: config.dataDir, persist: config.env !== 'test' }));
   const operators = createOperatorStore(box);

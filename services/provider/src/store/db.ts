@@ -8,7 +8,7 @@ import path from 'node:path';
 import knexPkg from 'knex';
 import type { Knex } from 'knex';
 import ClientPgLite from 'knex-pglite';
-import { migrate } from './migrate.js';
+import { assertMigrated, migrate } from './migrate.js';
 
 const knex = knexPkg.knex ?? (knexPkg as unknown as typeof knexPkg.knex);
 
@@ -23,7 +23,8 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string; poolMax?: number }): Promise<DbHandle> {
+/** `migrate: false` (MIGRATE_ON_START=false) only checks that the database is at the latest migration. */
+export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string; poolMax?: number; migrate?: boolean }): Promise<DbHandle> {
   let db: Db;
   let mode: DbHandle['mode'];
   if (opts.databaseUrl) {
@@ -41,7 +42,8 @@ export async function openDatabase(opts: { databaseUrl: string | undefined; data
     mode = 'embedded';
   }
   try {
-    await migrate(db);
+    if (opts.migrate === false) await assertMigrated(db);
+    else await migrate(db);
   } catch (err) {
     await db.destroy();
     throw err;

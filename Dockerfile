@@ -1,0 +1,50 @@
+# syntax=docker/dockerfile:1.7
+#
+# The provider image: the API, /game.html and /admin/ from one Node process (CONTRACT.md §1,
+# OPS-CONTRACT.md). Three commands, working directory /app:
+#   node services/provider/dist/server.js      the API (the default command)
+#   node services/provider/dist/migrate-cli.js the migrations (Helm hook Job, k8s/ Job)
+#   node services/provider/dist/cron-call.js   the wallet retries of one profile (the CronJobs)
+#
+#   docker build -t game-provider .
+#   docker run -p 3000:3000 -e DATABASE_URL=… -e REDIS_URL=… -e SECRET_KEY=… game-provider
+#
+# No Docker engine runs in this project's CI: `npm run image:check` (scripts/image-check.mjs) carries
+# out these very instructions in a temporary folder and starts the result (docs/operations.md).
+# Keep RUN commands relative to WORKDIR so that the check can run them.
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# ---- build: every workspace with its dev dependencies, compiled; then the provider's manifests ----
+FROM ${NODE_IMAGE} AS build
+ENV TURBO_TELEMETRY_DISABLED=1 CI=true
+WORKDIR /src
+COPY . .
+RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
+# Builds every workspace, web-game/dist and web-admin/dist included once they exist (empty
+# folders otherwise), then writes the provider's package.json files and pruned lock to out/json.
+RUN npm run build \
+ && mkdir -p web-game/dist web-admin/dist \
+ && npx turbo prune @gp/provider --docker --out-dir out
+
+# ---- runtime: production dependencies of the provider only, the compiled code, non-root ----
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 METRICS_PORT=9464
+WORKDIR /app
+COPY --from=build /src/out/json/ ./
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
+COPY --from=build /src/migrations ./migrations
+COPY --from=build /src/services/provider/dist ./services/provider/dist
+# The workspace packages the provider imports at run time (the pure game core).
+COPY --from=build /src/services/game-core/dist ./services/game-core/dist
+COPY --from=build /src/web-game/dist ./web-game/dist
+COPY --from=build /src/web-admin/dist ./web-admin/dist
+# The code belongs to root and is read-only for the process: uid 1000, the node image's `node`
+# user, given as numbers so that Kubernetes can verify runAsNonRoot without a runAsUser.
+USER 1000:1000
+EXPOSE 3000 9464
+# node is PID 1: the server handles SIGTERM itself (readiness 503, drain, close) and starts no
+# child process to reap.
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=30s --timeout=3s --start-period=30s CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+CMD ["node", "services/provider/dist/server.js"]
