@@ -29,6 +29,7 @@ import { fairnessRoutes } from './http/routes/fairness.js';
 import { minesRoutes } from './http/routes/mines.js';
 import { blackjackRoutes } from './http/routes/blackjack.js';
 import { walletOpenApiRoutes } from './http/routes/wallet-openapi.js';
+import { gamesCatalogueRoutes } from './http/routes/games-catalogue.js';
 import { retryPending } from './rounds/retries.js';
 import type { RoundDeps } from './rounds/round-actions.js';
 
@@ -150,6 +151,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   minesRoutes(app, services);
   blackjackRoutes(app, services);
   walletOpenApiRoutes(app);
+  gamesCatalogueRoutes(app, services);
 
   app.addHook('onClose', async () => closeServices(services));
   return { app, services };
