@@ -28,7 +28,7 @@ export const SIGNATURE_RECIPE = [
   '- Compare signatures in constant time; a mismatch, an unknown operator or a malformed header is 401 `SIGNATURE_INVALID`;',
   '  a missing header is 401 `SIGNATURE_REQUIRED`.',
   '',
-  'Worked example (docs/integration.md): secret `s3cr3t`, X-Timestamp `1700000000`, X-Nonce `n0nce-0123456789abcdef`, PATH `/wallet/debit`.',
+  'Worked example (docs/integration.md): secret `s3cr3t`, X-Timestamp `1700000000`, X-Nonce `n0nce-0123456789abcdef`, PATH `/wallet/credit`: `0f983cfb36e778c2f85158a389e4e604d1a9fee74bd8e9e47e2fb0420e079077`.',
 ].join('\n');
 
 export const IDEMPOTENCY_RULES = [
