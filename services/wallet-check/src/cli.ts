@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { htmlReport, jsonReport, textReport } from './report.js';
 import { runWalletCheck, type CheckResult } from './runner.js';
 
-export const USAGE = `Usage: wallet-check --url <callbackBaseUrl> --operator <operatorId> --secret-file <file> --token <launchToken> [options]
+export const USAGE = `Usage: wallet-check --url <callbackBaseUrl> --operator <operatorId> --secret-file <file> (--token <launchToken> | --token-file <file>) [options]
 
 Plays the game provider's side against a casino's wallet interface (SPEC.md "Wallet interface",
 CONTRACT.md §6 and §11) and reports, check by check, what passes. It moves only small amounts
@@ -19,6 +19,7 @@ Required:
   --operator <id>          the operator profile (X-Operator-Id)
   --secret-file <file>     file holding the shared operator secret (never passed on the command line)
   --token <launchToken>    a launch token of a test player, issued by the casino
+  --token-file <file>      or a file holding it (npm prints its command line: this keeps the token off the terminal)
 
 Options:
   --player <playerRef>     the test player validate-session must name
@@ -48,6 +49,15 @@ const processIo: Io = {
   err: (t) => process.stderr.write(`${t}\n`),
 };
 
+/** A file's content without its final newline. */
+async function readSecret(file: string, option: string): Promise<string> {
+  try {
+    return (await readFile(file, 'utf8')).replace(/\r?\n$/, '');
+  } catch (err) {
+    throw new Error(`cannot read ${option}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
 const num = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
@@ -61,6 +71,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         operator: { type: 'string' },
         'secret-file': { type: 'string' },
         token: { type: 'string' },
+        'token-file': { type: 'string' },
         player: { type: 'string' },
         currency: { type: 'string' },
         decimals: { type: 'string' },
@@ -85,16 +96,19 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     io.out(USAGE);
     return 0;
   }
-  const missing = (['url', 'operator', 'secret-file', 'token'] as const).filter((k) => !values[k]);
+  const missing: string[] = (['url', 'operator', 'secret-file'] as const).filter((k) => !values[k]);
+  if (!values.token && !values['token-file']) missing.push('token');
   if (missing.length) {
     io.err(`missing ${missing.map((k) => `--${k}`).join(', ')}\n\n${USAGE}`);
     return 2;
   }
   let secret: string;
+  let launchToken = values.token ?? '';
   try {
-    secret = (await readFile(values['secret-file']!, 'utf8')).replace(/\r?\n$/, '');
+    secret = await readSecret(values['secret-file']!, '--secret-file');
+    if (values['token-file']) launchToken = await readSecret(values['token-file'], '--token-file');
   } catch (err) {
-    io.err(`cannot read --secret-file: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    io.err((err as Error).message);
     return 2;
   }
 
@@ -107,7 +121,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       url: values.url!,
       operatorId: values.operator!,
       secret,
-      launchToken: values.token!,
+      launchToken,
       ...(values.player !== undefined ? { playerRef: values.player } : {}),
       ...(values.currency !== undefined ? { currency: values.currency } : {}),
       ...(values.decimals !== undefined ? { decimals: num(values.decimals)! } : {}),

@@ -177,9 +177,10 @@ describe('the command line', () => {
     const { casino: c, token } = await startCasino({ 'accept-bad-signature': true });
     const dir = await mkdtemp(path.join(tmpdir(), 'wallet-check-'));
     await writeFile(path.join(dir, 'secret'), SECRET);
+    await writeFile(path.join(dir, 'token'), `${token}\n`);
     const out: string[] = [];
     const code = await main(
-      ['--url', c.url, '--operator', 'op-usd', '--secret-file', path.join(dir, 'secret'), '--token', token, '--only', 'signature', '--quiet', '--json', path.join(dir, 'r.json')],
+      ['--url', c.url, '--operator', 'op-usd', '--secret-file', path.join(dir, 'secret'), '--token-file', path.join(dir, 'token'), '--only', 'signature', '--quiet', '--json', path.join(dir, 'r.json')],
       { out: (t) => out.push(t), err: () => undefined },
     );
     expect(code).toBe(1);
