@@ -86,6 +86,20 @@ describe('against the reference casino as it is', () => {
     }
   });
 
+  it('a wallet that refuses our signature fails session.validate, and every check that needs the session is skipped', async () => {
+    const { casino: c, token } = await startCasino();
+    const report = await runWalletCheck({ ...options(c, token), secret: 'not-the-shared-secret-0123456789' });
+    expect(report.ok).toBe(false);
+    const validate = report.checks.find((r) => r.id === 'session.validate')!;
+    expect(validate.status).toBe('fail');
+    expect(validate.message).toContain('SIGNATURE_INVALID');
+    // the checks that need no session fail on the same 401; all others are skipped, none passes but the refusal-body check
+    expect(report.checks.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(['session.validate', 'session.unknown-token', 'performance.validate-session']);
+    expect(report.checks.filter((r) => r.status === 'pass').map((r) => r.id)).toEqual(['run.refusal-bodies']);
+    expect(report.summary.skipped).toBe(CHECKS.length - 4);
+    expect(c.transactions()).toEqual([]);
+  });
+
   it('an 8-decimal currency behind a path prefix passes too (the signed PATH is the interface path)', async () => {
     const { casino: c } = await startCasino();
     const token = c.issueLaunchToken('p1', { operatorId: 'op-doge' });

@@ -27,6 +27,7 @@ export const runChecks = [
     title: "the player's balance ends where it began: each debit of the run was reversed once, nothing was credited twice",
     clause: 'SPEC.md Wallet interface rules 4–5; no request, retry or duplicate moves money twice',
     async run(ctx) {
+      void ctx.s; // needs the session
       const start = ctx.startBalance;
       if (start === undefined) fail('the start balance is unknown (see session.balance)');
       const left = await ctx.reverseOutstanding();
