@@ -9,5 +9,6 @@ export {
   type Transaction,
   type TransactionType,
 } from './ledger.js';
+export { MISBEHAVIOURS, MISBEHAVIOUR_NAMES, validateMisbehaviours, type MisbehaviourName, type Misbehaviours } from './misbehaviours.js';
 export { validateFaultRules, type FaultAction, type FaultRule, type FaultState } from './faults.js';
 export { NONCE_PATTERN, sign, signingPayload, signRequest, type SignatureCode, type SignRequestInput } from './signature.js';

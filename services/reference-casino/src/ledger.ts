@@ -25,6 +25,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
+import type { Misbehaviours } from './misbehaviours.js';
 
 export interface OperatorConfig {
   secret: string;
@@ -138,7 +139,7 @@ function invalid(message: string): WalletError {
 
 type Body = Record<string, unknown>;
 
-function readFields(body: unknown, op: Operator) {
+function readFields(body: unknown, op: Operator, bugs: Misbehaviours = {}) {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body must be a JSON object');
   const b = body as Body;
   const text = (name: string): string => {
@@ -153,7 +154,9 @@ function readFields(body: unknown, op: Operator) {
     amount(name: string, allowZero: boolean): bigint {
       const value = b[name];
       if (!isLosslessNumber(value)) throw invalid(`${name} must be a JSON number`);
-      const minor = parseMinor(value.value, op.decimals);
+      // misbehaviour accept-over-precise: read 18 more decimals, then cut them off
+      const minor = bugs['accept-over-precise'] ? parseMinor(value.value, op.decimals + 18) / 10n ** 18n : parseMinor(value.value, op.decimals);
+      if (bugs['accept-negative-amount'] && minor < 0n) return minor;
       if (minor < 0n || (minor === 0n && !allowZero)) throw invalid(`${name} must be ${allowZero ? 'zero or more' : 'positive'}`);
       return minor;
     },
@@ -188,9 +191,16 @@ interface DebitRecord {
 export interface LedgerOptions {
   decimalsOf: (currency: string) => number;
   now: () => number;
+  /** The misbehaviours switched on now (misbehaviours.ts); none by default. */
+  misbehaviours?: () => Misbehaviours;
 }
 
-export function createLedger({ decimalsOf, now }: LedgerOptions) {
+/** Per request: `skipKeyLookup` applies the request as if its key were new (misbehaviour racy-idempotency). */
+export interface OperationOptions {
+  skipKeyLookup?: boolean;
+}
+
+export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: LedgerOptions) {
   const players = new Map<string, Player>();
   const tokens = new Map<string, LaunchToken>();
   const keys = new Map<string, KeyRecord>(); // `${operatorId}\0${key}`
@@ -213,11 +223,16 @@ export function createLedger({ decimalsOf, now }: LedgerOptions) {
   }
 
   /** Runs `decide` once per key; replays its stored answer for the same body, 409 for another. */
-  function once(op: Operator, key: string, fingerprint: string, decide: () => WalletAnswer): WalletAnswer {
-    const record = keys.get(scoped(op, key));
+  function once(op: Operator, key: string, fingerprint: string, decide: () => WalletAnswer, o: OperationOptions & { rerunOnRepeat?: boolean } = {}): WalletAnswer {
+    const record = o.skipKeyLookup ? undefined : keys.get(scoped(op, key));
     if (record) {
-      if (record.fingerprint === fingerprint) return record.answer;
-      return refusal(409, 'IDEMPOTENCY_CONFLICT', `X-Idempotency-Key ${key} was used with another request`);
+      if (record.fingerprint === fingerprint) {
+        if (!o.rerunOnRepeat) return record.answer;
+      } else if (!misbehaviours()['ignore-idempotency-conflict']) {
+        return refusal(409, 'IDEMPOTENCY_CONFLICT', `X-Idempotency-Key ${key} was used with another request`);
+      } else {
+        return record.answer;
+      }
     }
     const answer = decide(); // a WalletError thrown here leaves the key unclaimed
     keys.set(scoped(op, key), { fingerprint, answer });
@@ -310,34 +325,38 @@ export function createLedger({ decimalsOf, now }: LedgerOptions) {
       return { status: 200, body: { balance: jsonAmount(walletBalance(p, currency), op.decimals), currency } };
     },
 
-    debit(op: Operator, key: string, body: unknown): WalletAnswer {
-      const f = readFields(body, op);
+    debit(op: Operator, key: string, body: unknown, o: OperationOptions = {}): WalletAnswer {
+      const bugs = misbehaviours();
+      const f = readFields(body, op, bugs);
       const req = { playerRef: f.text('playerRef'), launchToken: f.text('launchToken'), gameType: f.text('gameType'), roundId: f.text('roundId'), amount: f.amount('amount', false), currency: f.currency() };
       return once(op, key, JSON.stringify(['debit', req.playerRef, req.launchToken, req.gameType, req.roundId, `${req.amount}`, req.currency]), () => {
         const p = player(req.playerRef);
         const token = tokens.get(req.launchToken);
         if (!token || token.revoked || token.playerRef !== p.playerRef) throw new WalletError(400, 'INVALID_SESSION', 'launch token is not valid for this player');
-        if (tombstones.has(scoped(op, key))) return refusal(400, 'DEBIT_ROLLED_BACK', 'this debit was rolled back before it arrived');
+        if (tombstones.has(scoped(op, key)) && !bugs['accept-late-debit']) return refusal(400, 'DEBIT_ROLLED_BACK', 'this debit was rolled back before it arrived');
         if (walletBalance(p, req.currency) < req.amount) return refusal(400, 'INSUFFICIENT_FUNDS', 'balance cannot cover the debit');
         const tx = book(op, 'debit', key, p, req, req.amount);
         debits.set(scoped(op, key), { debit: tx });
         return applied(op, tx.casinoTransactionId, tx.balanceAfter);
-      });
+      }, o);
     },
 
-    credit(op: Operator, key: string, body: unknown): WalletAnswer {
-      const f = readFields(body, op);
+    credit(op: Operator, key: string, body: unknown, o: OperationOptions = {}): WalletAnswer {
+      const bugs = misbehaviours();
+      const f = readFields(body, op, bugs);
       // The launch token is part of the request but not checked: a credit settles a result
       // that is already final and must land even after the session has ended.
       const req = { playerRef: f.text('playerRef'), launchToken: f.text('launchToken'), gameType: f.text('gameType'), roundId: f.text('roundId'), amount: f.amount('amount', true), currency: f.currency() };
+      if (bugs['refuse-zero-credit'] && req.amount === 0n) throw invalid('amount must be positive');
       return once(op, key, JSON.stringify(['credit', req.playerRef, req.launchToken, req.gameType, req.roundId, `${req.amount}`, req.currency]), () => {
         const tx = book(op, 'credit', key, player(req.playerRef), req, req.amount);
         return applied(op, tx.casinoTransactionId, tx.balanceAfter);
-      });
+      }, { ...o, rerunOnRepeat: bugs['credit-twice-on-repeat'] === true });
     },
 
-    rollback(op: Operator, key: string, body: unknown): WalletAnswer {
-      const f = readFields(body, op);
+    rollback(op: Operator, key: string, body: unknown, o: OperationOptions = {}): WalletAnswer {
+      const bugs = misbehaviours();
+      const f = readFields(body, op, bugs);
       const reason = (body as Body)['reason'];
       if (typeof reason !== 'string') throw invalid('reason must be a string');
       const req = { playerRef: f.text('playerRef'), gameType: f.text('gameType'), roundId: f.text('roundId'), debitIdempotencyKey: f.text('debitIdempotencyKey'), amount: f.amount('amount', true), currency: f.currency() };
@@ -346,6 +365,7 @@ export function createLedger({ decimalsOf, now }: LedgerOptions) {
         const debitKey = scoped(op, req.debitIdempotencyKey);
         const record = debits.get(debitKey);
         if (!record) {
+          if (bugs['refuse-unknown-rollback']) throw new WalletError(400, 'DEBIT_NOT_FOUND', 'no such debit');
           // never received (or refused): nothing to undo; a late arrival of a never-seen debit is refused
           if (!keys.has(debitKey)) tombstones.add(debitKey);
           const tx = book(op, 'rollback', key, p, req, 0n, req.debitIdempotencyKey);
@@ -356,9 +376,14 @@ export function createLedger({ decimalsOf, now }: LedgerOptions) {
           throw invalid('playerRef, roundId and amount must match the debit being rolled back');
         }
         if (record.rollback) return applied(op, record.rollback.casinoTransactionId, walletBalance(p, req.currency));
-        record.rollback = book(op, 'rollback', key, p, req, debit.amount, req.debitIdempotencyKey);
+        record.rollback = book(op, 'rollback', key, p, req, bugs['ignore-rollbacks'] ? 0n : debit.amount, req.debitIdempotencyKey);
         return applied(op, record.rollback.casinoTransactionId, record.rollback.balanceAfter);
-      });
+      }, o);
+    },
+
+    /** Whether a money request with this key was already decided (misbehaviour racy-idempotency). */
+    knowsKey(op: Operator, key: string): boolean {
+      return keys.has(scoped(op, key));
     },
 
     // ------------------------------------------------ inspection

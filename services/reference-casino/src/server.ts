@@ -20,6 +20,7 @@ import {
   type Transaction,
   type WalletAnswer,
 } from './ledger.js';
+import { RACE_WINDOW_MS, validateMisbehaviours, type Misbehaviours } from './misbehaviours.js';
 import { createNonceStore, verifySignedRequest } from './signature.js';
 
 export interface ReferenceCasinoOptions {
@@ -35,6 +36,8 @@ export interface ReferenceCasinoOptions {
   now?: () => number;
   /** Seed of the fault RNG when `setFaults` is given none; default 1. */
   faultSeed?: number;
+  /** Wallet bugs to switch on (misbehaviours.ts); none by default. */
+  misbehaviours?: Misbehaviours;
 }
 
 export interface RequestLogEntry {
@@ -73,6 +76,9 @@ export interface ReferenceCasino {
   setFaults(rules: FaultRule[], seed?: number): void;
   clearFaults(): void;
   faults(): FaultState[];
+  /** Replaces the switched-on misbehaviours (`{}` switches all off). */
+  setMisbehaviours(misbehaviours: Misbehaviours): void;
+  misbehaviours(): Misbehaviours;
 }
 
 const WALLET_PATH = /^(.*?)(\/wallet\/(?:validate-session|balance|debit|credit|rollback))$/;
@@ -100,7 +106,8 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
     return d;
   };
 
-  const ledger = createLedger({ decimalsOf, now });
+  let bugs: Misbehaviours = validateMisbehaviours(options.misbehaviours ?? {});
+  const ledger = createLedger({ decimalsOf, now, misbehaviours: () => bugs });
   const faults = createFaults(options.faultSeed ?? 1);
   const nonces = createNonceStore(skew);
   const log: RequestLogEntry[] = [];
@@ -108,7 +115,7 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
 
   // ------------------------------------------------------------ wallet endpoints
 
-  function runOperation(op: Operator, path: string, key: string, rawBody: Buffer): WalletAnswer {
+  function runOperation(op: Operator, path: string, key: string, rawBody: Buffer, o: { skipKeyLookup?: boolean } = {}): WalletAnswer {
     try {
       let body: unknown;
       try {
@@ -119,9 +126,9 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
       switch (path) {
         case '/wallet/validate-session': return ledger.validateSession(op, body);
         case '/wallet/balance': return ledger.balance(op, body);
-        case '/wallet/debit': return ledger.debit(op, key, body);
-        case '/wallet/credit': return ledger.credit(op, key, body);
-        default: return ledger.rollback(op, key, body);
+        case '/wallet/debit': return ledger.debit(op, key, body, o);
+        case '/wallet/credit': return ledger.credit(op, key, body, o);
+        default: return ledger.rollback(op, key, body, o);
       }
     } catch (err) {
       if (err instanceof WalletError) return { status: err.status, body: { code: err.code, message: err.message } };
@@ -151,7 +158,20 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
     const rawBody = await readBody(req);
     if (!rawBody) return answer(400, { code: 'VALIDATION_ERROR', message: `body over ${MAX_BODY_BYTES} bytes` });
 
-    const verified = verifySignedRequest({ method: 'POST', path, headers: req.headers, rawBody }, (id) => operators.get(id)?.secret, nonces, Math.floor(now() / 1000), skew);
+    const slow = bugs['slow-answers'];
+    if (slow) {
+      try {
+        await sleep(slow, undefined, { signal: closing.signal });
+      } catch {
+        return drop();
+      }
+    }
+
+    const verified = verifySignedRequest({ method: 'POST', path, headers: req.headers, rawBody }, (id) => operators.get(id)?.secret, nonces, Math.floor(now() / 1000), skew, {
+      acceptStale: bugs['accept-stale-timestamp'] === true,
+      acceptReusedNonce: bugs['accept-reused-nonce'] === true,
+      acceptBadSignature: bugs['accept-bad-signature'] === true,
+    });
     const claimedOperator = req.headers['x-operator-id'];
     if (typeof claimedOperator === 'string' && claimedOperator) entry.operatorId = claimedOperator;
     if (!verified.ok) return answer(401, { code: verified.code, message: verified.message });
@@ -183,12 +203,27 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
         if (fault.kind === 'delay-then-drop') return drop();
     }
 
-    const result = runOperation(op, path, typeof key === 'string' ? key : '', rawBody);
+    // misbehaviour racy-idempotency: the key is looked up on arrival, the request applied later
+    let skipKeyLookup = false;
+    if (bugs['racy-idempotency'] && MONEY_PATHS.has(path) && !ledger.knowsKey(op, key as string)) {
+      await sleep(RACE_WINDOW_MS);
+      skipKeyLookup = true;
+    }
+    const result = runOperation(op, path, typeof key === 'string' ? key : '', rawBody, { skipKeyLookup });
     if (fault?.kind === 'ambiguous') {
       if (fault.mode === 'drop') return drop();
       return answer(fault.status ?? 500, { code: 'INTERNAL_ERROR', message: 'injected fault (the request was applied)' });
     }
-    return answer(result.status, result.body);
+    return answer(result.status, misbehavingAnswer(path, result));
+  }
+
+  /** The answer as a misbehaving casino writes it (unchanged unless such a misbehaviour is on). */
+  function misbehavingAnswer(path: string, result: WalletAnswer): Record<string, unknown> {
+    if (result.status !== 200 || path === '/wallet/validate-session') return result.body;
+    const body = { ...result.body };
+    if (bugs['answer-other-currency'] && typeof body['currency'] === 'string') body['currency'] = body['currency'] === 'EUR' ? 'USD' : 'EUR';
+    if (bugs['amounts-as-strings'] && isLosslessNumber(body['balance'])) body['balance'] = body['balance'].value;
+    return body;
   }
 
   // ------------------------------------------------------------ control API
@@ -229,6 +264,14 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
           if (body['operatorId'] !== undefined) opts.operatorId = text(body, 'operatorId');
           return reply(201, { launchToken: ledger.issueLaunchToken(text(body, 'playerRef'), opts) });
         }
+        case 'GET /_control/misbehaviours':
+          return reply(200, { misbehaviours: bugs });
+        case 'PUT /_control/misbehaviours':
+          bugs = validateMisbehaviours(body['misbehaviours'] ?? body);
+          return reply(200, { misbehaviours: bugs });
+        case 'DELETE /_control/misbehaviours':
+          bugs = {};
+          return reply(200, { misbehaviours: bugs });
         case 'GET /_control/faults':
           return reply(200, { faults: faults.list() });
         case 'PUT /_control/faults': {
@@ -305,6 +348,10 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
     setFaults: (rules, seed) => faults.set(rules, seed ?? options.faultSeed ?? 1),
     clearFaults: () => faults.clear(),
     faults: () => faults.list(),
+    setMisbehaviours: (m) => {
+      bugs = validateMisbehaviours(m);
+    },
+    misbehaviours: () => ({ ...bugs }),
   };
 }
 

@@ -50,6 +50,20 @@ describe('control API (/_control, unsigned)', () => {
     expect(await control('PUT', '/faults', { rules: [{ path: '*', kind: 'explode' }] })).toMatchObject({ status: 400, json: { code: 'VALIDATION_ERROR' } });
   });
 
+  it('switches misbehaviours on and off; none is on by default', async () => {
+    casino = await startReferenceCasino({ operators: OPERATORS });
+    casino.createPlayer({ playerRef: 'p1', balance: '100.00', currency: 'USD' });
+    expect((await control('GET', '/misbehaviours')).json).toEqual({ misbehaviours: {} });
+    expect(casino.misbehaviours()).toEqual({});
+    const balanceBody = { operatorId: 'op-usd', playerRef: 'p1', gameType: 'dice', currency: 'USD' };
+    expect(await control('PUT', '/misbehaviours', { misbehaviours: { 'amounts-as-strings': true, 'slow-answers': 0 } })).toMatchObject({ status: 200, json: { misbehaviours: { 'amounts-as-strings': true } } });
+    expect((await call(casino, '/wallet/balance', balanceBody)).text).toBe('{"balance":"100","currency":"USD"}');
+    expect((await control('DELETE', '/misbehaviours')).json).toEqual({ misbehaviours: {} });
+    expect((await call(casino, '/wallet/balance', balanceBody)).text).toBe('{"balance":100,"currency":"USD"}');
+    expect(await control('PUT', '/misbehaviours', { 'no-such-bug': true })).toMatchObject({ status: 400, json: { code: 'VALIDATION_ERROR' } });
+    expect(await control('PUT', '/misbehaviours', { 'slow-answers': 'slow' })).toMatchObject({ status: 400, json: { code: 'VALIDATION_ERROR' } });
+  });
+
   it('answers 400 for bad input and 404 for unknown routes', async () => {
     casino = await startReferenceCasino({ operators: OPERATORS });
     expect((await control('POST', '/players', { playerRef: 'p1', balance: '1.001', currency: 'USD' })).status).toBe(400);

@@ -13,3 +13,7 @@ export * from './blackjack-view.js';
 export * from './state-schemas.js';
 export * from './scripted.js';
 export * from './result-schemas.js';
+export * from './blackjack-strategy.js';
+export * from './game-info.js';
+export * from './game-rtp.js';
+export * from './rtp-theory.js';

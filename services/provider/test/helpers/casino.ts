@@ -199,6 +199,8 @@ export interface TappedRequest {
   headers: IncomingHttpHeaders;
   body: string;
   status: number | null;
+  /** The casino's answer body, once it came. */
+  response?: string;
 }
 
 export interface Tap {
@@ -227,6 +229,7 @@ export async function startTap(): Promise<Tap> {
         .then(async (up) => {
           const text = await up.text();
           entry.status = up.status;
+          entry.response = text;
           res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/json' }).end(text);
         })
         .catch(() => req.socket.destroy());

@@ -8,12 +8,14 @@ import { adminOperatorRoutes } from './admin/operators.js';
 import { betRoutes } from './bets.js';
 import { blackjackRoutes } from './blackjack.js';
 import { fairnessRoutes } from './fairness.js';
+import { gamesCatalogueRoutes } from './games-catalogue.js';
 import { healthRoutes } from './health.js';
 import { minesRoutes } from './mines.js';
 import { operatorConfigRoutes } from './operator-config.js';
 import { reconciliationRoutes } from './reconciliation.js';
 import { sandboxRoutes } from './sandbox.js';
 import { sessionRoutes } from './sessions.js';
+import { walletOpenApiRoutes } from './wallet-openapi.js';
 import { walletRetryRoutes } from './wallet-retries.js';
 
 export function registerRoutes(app: AppInstance, s: Services): void {
@@ -29,6 +31,8 @@ export function registerRoutes(app: AppInstance, s: Services): void {
   blackjackRoutes(app, s);
   fairnessRoutes(app, s);
   // casinos and staff
+  gamesCatalogueRoutes(app, s);
+  walletOpenApiRoutes(app);
   reconciliationRoutes(app, s);
   adminOperatorRoutes(app, s);
 }

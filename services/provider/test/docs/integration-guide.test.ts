@@ -1,0 +1,47 @@
+/**
+ * docs/integration.md: the signature example runs as written (its own BODY, printf and openssl
+ * lines, through bash) and gives the signature the guide prints, which is also what the
+ * provider's signing code computes; and the guide is linked from the README.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { sign } from '../../src/wallet/signing.js';
+
+const root = new URL('../../../../', import.meta.url);
+const guide = readFileSync(new URL('docs/integration.md', root), 'utf8');
+
+function example(): { script: string; expected: string; body: string } {
+  const block = /<!-- signature-example[^>]*-->\s*```sh\n([\s\S]*?)```\s*<!-- \/signature-example -->/.exec(guide);
+  if (!block) throw new Error('docs/integration.md has no signature-example block');
+  const lines = block[1]!.trim().split('\n');
+  const expected = /^# ([0-9a-f]{64})$/.exec(lines.at(-1)!)?.[1];
+  const body = /^BODY='(.*)'$/.exec(lines[0]!)?.[1];
+  if (!expected || !body) throw new Error('the example must start with BODY=\'…\' and end with # <signature>');
+  return { script: lines.slice(0, -1).join('\n'), expected, body };
+}
+
+describe('docs/integration.md', () => {
+  it('signature example: openssl reproduces the printed signature', () => {
+    const { script, expected } = example();
+    const out = execFileSync('bash', ['-c', `set -euo pipefail\n${script}`], { encoding: 'utf8' });
+    // OpenSSL 3 prints "SHA2-256(stdin)= <hex>", older ones "(stdin)= <hex>"
+    expect(/= ([0-9a-f]{64})\s*$/.exec(out)?.[1]).toBe(expected);
+  });
+
+  it("signature example: the provider's signing code gives the same signature", () => {
+    const { script, expected, body } = example();
+    const printf = /printf 'POST\\n(\/wallet\/[a-z-]+)\\n(\d+)\\n([A-Za-z0-9_-]+)\\n%s' "\$BODY" \| openssl dgst -sha256 -hmac (\S+)/.exec(script);
+    expect(printf).not.toBeNull();
+    const [, path, timestamp, nonce, secret] = printf!;
+    expect(sign(secret!, 'POST', path!, timestamp!, nonce!, body)).toBe(expected);
+  });
+
+  it('has the four sequences as Mermaid diagrams and is linked from the README', () => {
+    expect(guide.match(/```mermaid\nsequenceDiagram/g)).toHaveLength(4);
+    for (const heading of ['### A launch', '### A settled bet', '### A Mines round', '### A Blackjack round', '## 9. Go-live checklist', '## 10. Troubleshooting by error code']) {
+      expect(guide).toContain(heading);
+    }
+    expect(readFileSync(new URL('README.md', root), 'utf8')).toContain('](docs/integration.md)');
+  });
+});
