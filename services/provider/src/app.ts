@@ -28,6 +28,7 @@ import { reconciliationRoutes } from './http/routes/reconciliation.js';
 import { fairnessRoutes } from './http/routes/fairness.js';
 import { minesRoutes } from './http/routes/mines.js';
 import { blackjackRoutes } from './http/routes/blackjack.js';
+import { gamePageRoutes } from './http/routes/game-page.js';
 import { retryPending } from './rounds/retries.js';
 import type { RoundDeps } from './rounds/round-actions.js';
 
@@ -148,6 +149,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   fairnessRoutes(app, services);
   minesRoutes(app, services);
   blackjackRoutes(app, services);
+  gamePageRoutes(app, services);
 
   app.addHook('onClose', async () => closeServices(services));
   return { app, services };

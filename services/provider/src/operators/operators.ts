@@ -110,6 +110,7 @@ export function publicConfigView(op: Operator) {
     maxPayout: money(op, op.maxPayout),
     enabledGames: op.enabledGames,
     theme: op.theme,
+    allowedEmbedOrigins: op.allowedEmbedOrigins,
   };
 }
 

@@ -9,6 +9,8 @@ const createBody = z
     launchToken: z.string().min(1).max(2000),
     gameType: gameTypeSchema.default('dice'),
     launchMode: launchModeSchema.default('single'),
+    /** An embedded currency switch (CONTRACT.md §14): the session being replaced; its profile's tenant must be the target's. */
+    switchFromSessionId: sessionIdSchema.optional(),
   })
   .strict();
 
