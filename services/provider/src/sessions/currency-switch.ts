@@ -10,7 +10,7 @@ import type { OperatorStore } from '../operators/operator-store.js';
 import type { Queryable } from '../store/db.js';
 
 export async function checkSwitchTenant(db: Queryable, operators: OperatorStore, fromSessionId: string, target: Operator): Promise<void> {
-  const from = await db<{ operator_id: string }>('sessions').where({ session_id: fromSessionId }).first('operator_id');
+  const from = (await db('sessions').where({ session_id: fromSessionId }).first('operator_id')) as { operator_id: string } | undefined;
   if (!from) throw new AppError('INVALID_SESSION', 'unknown session to switch from');
   const current = await operators.get(db, from.operator_id);
   if (!current) throw new AppError('INVALID_SESSION', 'unknown session to switch from');
