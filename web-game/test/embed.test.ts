@@ -80,7 +80,7 @@ describe('embed=1 in a casino page on another origin', () => {
     await expect.poll(async () => (await messages(page)).filter((m) => m.data.type === 'PROVIDER_RESIZE').at(-1)?.data.height).toBe(await contentHeight());
     const first = (await messages(page)).filter((m) => m.data.type === 'PROVIDER_RESIZE').at(-1)!.data.height!;
     expect(Number.isInteger(first)).toBe(true);
-    await frame.locator('[data-game=blackjack]').click();
+    await frame.locator('[data-testid=game-switcher] [data-game=blackjack]').click();
     await frame.locator('[data-testid=game-blackjack]').waitFor();
     await expect.poll(async () => (await messages(page)).filter((m) => m.data.type === 'PROVIDER_RESIZE').at(-1)?.data.height).toBe(await contentHeight());
     expect(await contentHeight()).not.toBe(first);

@@ -130,7 +130,7 @@ export function Plinko() {
   const stage = (
     <div className="gp-plinko">
       <History items={history} />
-      <svg className="gp-plinko-board" viewBox={`${-half} -1.2 ${rows + 2} ${rows * V + 2.2}`} role="img" aria-label={t('plinko.board')} data-testid="plinko-board" data-balls={balls.length}>
+      <svg className="gp-plinko-board" viewBox={`${-half + 0.35} -1.1 ${rows + 1.3} ${rows * V + 2}`} role="img" aria-label={t('plinko.board')} data-testid="plinko-board" data-balls={balls.length}>
         {Array.from({ length: rows }, (_, i) =>
           Array.from({ length: i + 3 }, (_, j) => <circle key={`${i}-${j}`} cx={j - (i + 2) / 2} cy={i * V} r={0.09} className="gp-peg" />),
         )}
@@ -139,8 +139,8 @@ export function Plinko() {
           const isFlash = flash?.bin === k;
           return (
             <g key={`${k}-${isFlash ? flash.key : 0}`} className={`gp-bin tone-${binTone(m, max)}${isFlash ? ' is-hit' : ''}`} data-testid={`plinko-bin-${k}`}>
-              <rect x={x - 0.45} y={rows * V + 0.05} width={0.9} height={0.62} rx={0.12} />
-              <text x={x} y={rows * V + 0.47} textAnchor="middle">{m >= 100 ? String(m) : formatMultiplier(m).replace(/\.?0+$/, '') || '0'}</text>
+              <rect x={x - 0.47} y={rows * V + 0.05} width={0.94} height={0.72} rx={0.12} />
+              <text x={x} y={rows * V + 0.55} textAnchor="middle">{m >= 100 ? String(m) : formatMultiplier(m).replace(/\.?0+$/, '') || '0'}</text>
             </g>
           );
         })}

@@ -82,7 +82,8 @@ export const en = {
     picks: '{{count}} of 10 picked',
     pickSome: 'Pick 1 to 10 numbers',
     payoutTable: 'Payouts for {{count}} picks',
-    hits: '{{count}} hits',
+    hits_one: '{{count}} hit',
+    hits_other: '{{count}} hits',
     hitsShort: '{{count}}×',
   },
   mines: {

@@ -23,7 +23,9 @@ function lookup(key: string): unknown {
 }
 
 export function t(key: string, vars: Vars = {}): string {
-  const text = lookup(key);
+  // i18next plurals: `key_one` / `key_other` when a count is given.
+  const plural = typeof vars.count === 'number' ? lookup(`${key}_${new Intl.PluralRules('en').select(vars.count)}`) ?? lookup(`${key}_other`) : undefined;
+  const text = plural ?? lookup(key);
   if (typeof text !== 'string') return key;
   return text.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => (name in vars ? String(vars[name]) : `{{${name}}}`));
 }
