@@ -88,7 +88,7 @@ describe('an active round is shown and continued after a reload (a new session)'
     await page.reload();
     await page.locator('[data-testid=cashout-button]').waitFor();
     expect(await page.locator('[data-testid=notice]').textContent()).toContain('open round is back');
-    expect(await page.locator('[data-testid=mines-count]').inputValue()).toBe('2');
+    await expect.poll(() => page.locator('[data-testid=mines-count]').inputValue()).toBe('2');
     expect(await page.locator('[data-testid=amount-input]').isDisabled()).toBe(true);
     expect((await sessionsOf('act-mia')).length).toBe(2);
     // Continue it: reveal, then cash out if still alive.
@@ -138,29 +138,29 @@ describe('the bet amount follows minBet, maxBet, stakeStep and the decimals', ()
     const input = page.locator('[data-testid=amount-input]');
     const bet = page.locator('[data-testid=bet-button]');
     await input.waitFor();
-    expect(await input.inputValue()).toBe('10.00'); // 100 × minBet
+    await expect.poll(() => input.inputValue()).toBe('10.00'); // 100 × minBet
     await page.locator('[data-testid=amount-max]').click();
-    expect(await input.inputValue()).toBe('100.00');
+    await expect.poll(() => input.inputValue()).toBe('100.00');
     await page.locator('[data-testid=amount-double]').click();
-    expect(await input.inputValue()).toBe('100.00');
+    await expect.poll(() => input.inputValue()).toBe('100.00');
     await page.locator('[data-testid=amount-half]').click();
-    expect(await input.inputValue()).toBe('50.00');
+    await expect.poll(() => input.inputValue()).toBe('50.00');
     await page.locator('[data-testid=amount-min]').click();
-    expect(await input.inputValue()).toBe('0.10');
+    await expect.poll(() => input.inputValue()).toBe('0.10');
     await page.locator('[data-testid=amount-half]').click();
-    expect(await input.inputValue()).toBe('0.10');
+    await expect.poll(() => input.inputValue()).toBe('0.10');
     await page.locator('[data-testid=amount-double]').click();
-    expect(await input.inputValue()).toBe('0.20');
+    await expect.poll(() => input.inputValue()).toBe('0.20');
     await input.fill('0.125');
-    expect(await page.locator('[data-testid=amount-hint]').textContent()).toBe('USD amounts have at most 2 decimals.');
-    expect(await bet.isDisabled()).toBe(true);
+    await expect.poll(() => page.locator('[data-testid=amount-hint]').textContent()).toBe('USD amounts have at most 2 decimals.');
+    await expect.poll(() => bet.isDisabled()).toBe(true);
     await input.fill('0.05');
-    expect(await page.locator('[data-testid=amount-hint]').textContent()).toBe('The smallest bet is 0.10 USD.');
-    expect(await bet.isDisabled()).toBe(true);
+    await expect.poll(() => page.locator('[data-testid=amount-hint]').textContent()).toBe('The smallest bet is 0.10 USD.');
+    await expect.poll(() => bet.isDisabled()).toBe(true);
     await input.fill('150');
-    expect(await page.locator('[data-testid=amount-hint]').textContent()).toBe('The largest bet is 100.00 USD.');
+    await expect.poll(() => page.locator('[data-testid=amount-hint]').textContent()).toBe('The largest bet is 100.00 USD.');
     await input.fill('2.5');
-    expect(await bet.isEnabled()).toBe(true);
+    await expect.poll(() => bet.isEnabled()).toBe(true);
     const [res] = await Promise.all([page.waitForRequest((r) => r.url().endsWith('/api/bets')), bet.click()]);
     expect(res.postData()).toContain('"amount":2.50');
     await waitForResult(page);
@@ -175,8 +175,8 @@ describe('keyboard', () => {
     await page.keyboard.press('Enter');
     await page.locator('[data-testid=keno-8]').focus();
     await page.keyboard.press('Space');
-    expect(await page.locator('[data-testid=keno-7]').getAttribute('aria-pressed')).toBe('true');
-    expect(await page.locator('[data-testid=keno-8]').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.locator('[data-testid=keno-7]').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => page.locator('[data-testid=keno-8]').getAttribute('aria-pressed')).toBe('true');
     await page.locator('[data-testid=bet-button]').focus();
     const [res] = await Promise.all([page.waitForRequest((r) => r.url().endsWith('/api/bets')), page.keyboard.press('Enter')]);
     expect(JSON.parse(res.postData()!).params.picks).toEqual([7, 8]);
@@ -185,10 +185,10 @@ describe('keyboard', () => {
     await page.goto(stack.launchUrl({ operatorId: 'lob-usd', game: 'dice', token: stack.token('kb-kim', 'lob-usd') }));
     await page.locator('[data-testid=dice-slider]').focus();
     await page.keyboard.press('ArrowRight');
-    expect(await page.locator('[data-testid=dice-target]').textContent()).toBe('50.51');
+    await expect.poll(() => page.locator('[data-testid=dice-target]').textContent()).toBe('50.51');
     await page.locator('[data-testid=dice-direction]').press('Enter');
-    expect(await page.locator('[data-testid=dice-direction]').getAttribute('data-direction')).toBe('under');
-    expect(await page.locator('[data-testid=dice-target]').textContent()).toBe('49.49');
+    await expect.poll(() => page.locator('[data-testid=dice-direction]').getAttribute('data-direction')).toBe('under');
+    await expect.poll(() => page.locator('[data-testid=dice-target]').textContent()).toBe('49.49');
   });
 });
 

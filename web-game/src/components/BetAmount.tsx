@@ -26,6 +26,7 @@ export function BetAmount({ disabled, multiplier }: { disabled: boolean; multipl
   };
   const set = (m: Minor) => {
     setTyping(false);
+    setText(toDecimalText(m, config.decimals));
     env.setStake(m);
   };
 

@@ -107,8 +107,8 @@ export function Mines() {
           <strong data-testid="mines-next">{active && next > 0 ? `${formatMultiplier(next)}×` : '—'}</strong>
         </div>
         <div>
-          <span className="gp-label">{t('mines.mines')} / {t('mines.gems')}</span>
-          <strong>{shownMines} / {25 - shownMines}</strong>
+          <span className="gp-label">{t('mines.gems')}</span>
+          <strong>{25 - shownMines}</strong>
         </div>
       </div>
       <div className={`gp-mines-grid${ended ? ' is-ended' : ''}`} role="group" aria-label={t('games.mines')} data-testid="mines-grid">

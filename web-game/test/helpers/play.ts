@@ -17,14 +17,13 @@ async function click(page: Page, target: Page | Frame, selector: string): Promis
   return JSON.parse(text.replace(/("(?:amount|payout|balance|totalStaked|bet)":)(-?[0-9.eE+-]+)/g, '$1"$2"'));
 }
 
-/** Waits for the result line of the round (the animation is over and the balance applied). */
+/** Waits for the result line of the round (the animation is over and the balance applied); every action clears the line when it starts. */
 export async function waitForResult(target: Page | Frame): Promise<void> {
   await target.locator('[data-testid=notice].is-win, [data-testid=notice].is-loss, [data-testid=notice].is-info').first().waitFor();
 }
 
 export async function playRound(page: Page, game: string, target: Page | Frame = page): Promise<Played> {
   const answers: Record<string, unknown>[] = [];
-  await target.locator('[data-testid=notice]').evaluate((el) => (el.textContent = ''));
   if (game === 'keno' && (await target.locator('[data-testid^=keno-][data-state=picked]').count()) === 0) await target.locator('[data-testid=keno-auto]').click();
   let last = await click(page, target, '[data-testid=bet-button]');
   answers.push(last);
