@@ -16,6 +16,7 @@ import { storableText, toIso, type Db, type Queryable } from '../store/db.js';
 import { currentSeedPair } from '../store/seed-pairs.js';
 import { rememberBalance } from './player-balances.js';
 import { outcomeError, type WalletClient } from '../wallet/wallet-client.js';
+import { checkSwitchTenant } from './currency-switch.js';
 
 export interface Session {
   sessionId: string;
@@ -102,9 +103,10 @@ export function createSessionService(deps: SessionDeps) {
   }
 
   return {
-    async create(input: { operatorId: string; launchToken: string; gameType: GameType; launchMode: 'single' | 'lobby' }) {
+    async create(input: { operatorId: string; launchToken: string; gameType: GameType; launchMode: 'single' | 'lobby'; switchFromSessionId?: string | undefined }) {
       const operator = await operators.getWithSecret(db, input.operatorId);
       if (!operator || !operator.enabled) throw new AppError('INVALID_SESSION', 'unknown operator or launch token');
+      if (input.switchFromSessionId !== undefined) await checkSwitchTenant(db, operators, input.switchFromSessionId, operator);
       const gameType = input.launchMode === 'lobby' ? null : input.gameType;
       if (gameType && !operator.enabledGames.includes(gameType)) throw new AppError('GAME_DISABLED', `${gameType} is disabled for this operator`);
       if (wallet.circuitOpen(operator.operatorId)) throw new AppError('CASINO_NETWORK_ERROR', 'the casino is unreachable right now; try again shortly');

@@ -8,6 +8,7 @@ import { adminOperatorRoutes } from './admin/operators.js';
 import { betRoutes } from './bets.js';
 import { blackjackRoutes } from './blackjack.js';
 import { fairnessRoutes } from './fairness.js';
+import { gamePageRoutes } from './game-page.js';
 import { gamesCatalogueRoutes } from './games-catalogue.js';
 import { healthRoutes } from './health.js';
 import { minesRoutes } from './mines.js';
@@ -23,6 +24,7 @@ export function registerRoutes(app: AppInstance, s: Services): void {
   healthRoutes(app, s);
   walletRetryRoutes(app, s);
   // players (the game page)
+  gamePageRoutes(app, s);
   sandboxRoutes(app, s);
   operatorConfigRoutes(app, s);
   sessionRoutes(app, s);

@@ -11,6 +11,8 @@ const createBody = z
     launchToken: text(2000),
     gameType: gameTypeSchema.default('dice'),
     launchMode: launchModeSchema.default('single'),
+    /** An embedded currency switch (CONTRACT.md §14): the session being replaced; its profile's tenant must be the target's. */
+    switchFromSessionId: sessionIdSchema.optional(),
   })
   .strict();
 

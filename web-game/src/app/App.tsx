@@ -1,0 +1,312 @@
+/**
+ * The game page: launch (SPEC.md "Launch URL"), the session and its profile, the casino balance,
+ * the lobby, the embedded currency switch (CONTRACT.md §14) and the screens of a launch that
+ * cannot start. Games render inside <GameHost>, remounted for each session and game.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { ApiError, type Json } from '../lib/api';
+import { toDecimalText, type Minor } from '../lib/money';
+import { clampStake } from '../lib/stake';
+import { t } from '../i18n';
+import { Balance } from '../components/Balance';
+import { DemoHeader } from '../components/DemoHeader';
+import { ErrorScreen, type ScreenKind } from '../components/ErrorScreen';
+import { GameSwitcher } from '../components/GameSwitcher';
+import { ShieldButton, ShieldPanel } from '../components/Shield';
+import { GameHost } from '../games/GameHost';
+import { isEmbedded, MSG, originAllowed, postReady, readSwitchMessage, reportHeight, type EmbedPolicy, type SwitchRequest } from './embed';
+import { GameEnvContext, moneyOf, type GameEnv } from './env';
+import { balanceVisible, isGameType, isProduction, parseLaunch, type GameType, type Launch } from './launch';
+import { openSession, type Opened } from './session';
+import { readRound, type RoundAnswer } from './types';
+
+interface Ready extends Opened {
+  game: GameType;
+}
+
+type State = { phase: 'loading' } | { phase: 'error'; kind: ScreenKind; retry: boolean } | ({ phase: 'ready' } & Ready);
+
+/** The screen of a launch that could not open its session. */
+function screenOf(err: unknown): { kind: ScreenKind; retry: boolean } {
+  const code = err instanceof ApiError ? err.code : 'UNKNOWN';
+  switch (code) {
+    case 'UNKNOWN_OPERATOR':
+      return { kind: 'unknownOperator', retry: false };
+    case 'INVALID_SESSION':
+      return { kind: 'invalidSession', retry: false };
+    case 'GAME_DISABLED':
+      return { kind: 'gameDisabled', retry: false };
+    case 'CURRENCY_MISMATCH':
+    case 'UNSUPPORTED_CURRENCY':
+      return { kind: 'currencyRefused', retry: false };
+    case 'CASINO_TIMEOUT':
+    case 'CASINO_HTTP_ERROR':
+    case 'CASINO_HTTP_RETRYABLE':
+    case 'CASINO_NETWORK_ERROR':
+      return { kind: 'casinoDown', retry: true };
+    default:
+      return { kind: 'generic', retry: true };
+  }
+}
+
+/** The code a switch answers: CONTRACT.md §2 codes only. */
+function switchCode(err: unknown): string {
+  if (!(err instanceof ApiError)) return 'INTERNAL_ERROR';
+  if (err.code === 'UNKNOWN_OPERATOR') return 'INVALID_SESSION';
+  if (err.code === 'NETWORK') return 'NOT_READY';
+  return err.code;
+}
+
+const SETTLE_WAIT_MS = 5_000;
+
+/** The first stake: 100 × minBet (1.00 for a 0.01 minimum) when the limits and the balance allow it, else minBet. */
+function defaultStake({ config, balance }: Opened): Minor {
+  const wanted = clampStake(config.minBet * 100n, config);
+  return wanted <= balance ? wanted : config.minBet;
+}
+const SWITCH_DEADLINE_MS = 10_000;
+
+export function App({ launch = parseLaunch(window.location.search) }: { launch?: Launch }) {
+  const [state, setState] = useState<State>({ phase: 'loading' });
+  const [stake, setStake] = useState<Minor | null>(null);
+  const [balance, setBalance] = useState<Minor | null>(null);
+  const [switching, setSwitching] = useState(false);
+  const [shieldOpen, setShieldOpen] = useState(false);
+  const [fairness, setFairness] = useState<{ serverSeedHash: string; clientSeed: string; nonce: number; lastRoundId: string | null } | null>(null);
+  const production = useMemo(isProduction, []);
+
+  const current = useRef<Ready | null>(null);
+  const inFlight = useRef(0);
+  const idleWaiters = useRef<(() => void)[]>([]);
+  const pendingBalance = useRef<{ sessionId: string; balance: Minor } | null>(null);
+  const rootRef = useRef<HTMLDivElement>(null);
+
+  const firstGame = (opened: Opened, wanted: GameType): GameType => {
+    if (opened.session.gameType) return opened.session.gameType;
+    return opened.config.enabledGames.includes(wanted) ? wanted : (opened.config.enabledGames[0] ?? wanted);
+  };
+
+  const enter = useCallback((opened: Opened, wanted: GameType) => {
+    const ready: Ready = { ...opened, game: firstGame(opened, wanted) };
+    current.current = ready;
+    pendingBalance.current = null;
+    setBalance(opened.balance);
+    setStake(defaultStake(opened));
+    setFairness({ ...opened.session.fairness, lastRoundId: null });
+    setState({ phase: 'ready', ...ready });
+    return ready;
+  }, []);
+
+  /* ------------------------------------------------------------ launch */
+  const start = useCallback(async () => {
+    setState({ phase: 'loading' });
+    if (!launch.operatorId || !launch.token) return setState({ phase: 'error', kind: 'missingParams', retry: false });
+    const wanted = launch.game ?? 'dice';
+    if (!isGameType(wanted)) return setState({ phase: 'error', kind: 'unknownGame', retry: false });
+    try {
+      const opened = await openSession({ operatorId: launch.operatorId, launchToken: launch.token, game: wanted, mode: launch.mode });
+      enter(opened, wanted);
+    } catch (err) {
+      setState({ phase: 'error', ...screenOf(err) });
+    }
+  }, [launch, enter]);
+
+  useEffect(() => {
+    void start();
+  }, [start]);
+
+  /* ------------------------------------------------------------ requests that settle rounds */
+  const track = useCallback(async <T,>(work: () => Promise<T>): Promise<T> => {
+    inFlight.current += 1;
+    try {
+      return await work();
+    } finally {
+      inFlight.current -= 1;
+      if (inFlight.current === 0) idleWaiters.current.splice(0).forEach((w) => w());
+    }
+  }, []);
+
+  const whenIdle = (ms: number) =>
+    new Promise<boolean>((resolve) => {
+      if (inFlight.current === 0) return resolve(true);
+      const timer = setTimeout(() => resolve(inFlight.current === 0), ms);
+      idleWaiters.current.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+
+  /* ------------------------------------------------------------ embedding */
+  const policy = useCallback((): EmbedPolicy => ({ allowedOrigins: current.current?.config.allowedEmbedOrigins ?? [], production }), [production]);
+
+  const summary = (r: Ready, b: Minor) => ({
+    sessionId: r.session.sessionId,
+    operatorId: r.session.operatorId,
+    currency: r.session.currency,
+    balance: Number(toDecimalText(b, r.config.decimals)),
+    game: r.session.gameType,
+  });
+
+  const switchQueue = useRef<Promise<void>>(Promise.resolve());
+
+  const runSwitch = useCallback(
+    async (req: SwitchRequest, reply: (m: Json) => void) => {
+      const began = Date.now();
+      const fail = (code: string, message: string) => reply({ type: MSG.switchResult, requestId: req.requestId, ok: false, code, message });
+      const from = current.current;
+      if (!from) return fail('INVALID_SESSION', 'the game has no session yet');
+      if (!isGameType(req.game)) return fail('VALIDATION_ERROR', 'game must be one of dice, limbo, plinko, keno, mines, blackjack');
+      if (req.launchMode !== 'single' && req.launchMode !== 'lobby') return fail('VALIDATION_ERROR', 'launchMode must be single or lobby');
+      setSwitching(true);
+      try {
+        // A round that is settling finishes first (up to 5 s); no new one starts meanwhile.
+        if (!(await whenIdle(SETTLE_WAIT_MS))) return fail('ACTIVE_ROUND_EXISTS', 'a round is still settling; try again in a moment');
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), Math.max(500, SWITCH_DEADLINE_MS - (Date.now() - began) - 300));
+        let opened: Opened;
+        try {
+          opened = await openSession({
+            operatorId: req.operatorId,
+            launchToken: req.launchToken,
+            game: req.game,
+            mode: req.launchMode,
+            switchFromSessionId: from.session.sessionId,
+            signal: controller.signal,
+          });
+        } finally {
+          clearTimeout(timer);
+        }
+        const ready = enter(opened, req.game);
+        reply({ type: MSG.switchResult, requestId: req.requestId, ok: true, session: summary(ready, opened.balance) });
+        postReady(summary(ready, opened.balance), policy());
+      } catch (err) {
+        fail(switchCode(err), err instanceof Error ? err.message : 'the switch failed');
+      } finally {
+        setSwitching(false);
+      }
+    },
+    [enter, policy],
+  );
+
+  const ready = state.phase === 'ready';
+  useEffect(() => {
+    if (!ready || !isEmbedded()) return;
+    const onMessage = (event: MessageEvent) => {
+      if (event.source !== window.parent) return;
+      if (!originAllowed(event.origin, policy())) return; // ignored, no answer (CONTRACT.md §14)
+      const read = readSwitchMessage(event.data);
+      if (!read) return;
+      const origin = event.origin;
+      const reply = (m: Json) => window.parent.postMessage(m, origin);
+      if ('invalid' in read) {
+        if (read.requestId) reply({ type: MSG.switchResult, requestId: read.requestId, ok: false, code: 'VALIDATION_ERROR', message: 'requestId, operatorId, launchToken and game are required strings' });
+        return;
+      }
+      switchQueue.current = switchQueue.current.then(() => runSwitch(read.request, reply));
+    };
+    window.addEventListener('message', onMessage);
+    const r = current.current;
+    if (r) postReady(summary(r, r.balance), policy());
+    return () => window.removeEventListener('message', onMessage);
+    // once per page: the listener reads the current session through refs
+  }, [ready, policy, runSwitch]);
+
+  useEffect(() => {
+    if (!launch.embed || launch.fill || !rootRef.current) return;
+    return reportHeight(rootRef.current, policy);
+  }, [launch.embed, launch.fill, policy, state.phase]);
+
+  /* ------------------------------------------------------------ what games get */
+  const readyState = state.phase === 'ready' ? state : null;
+  const env: GameEnv | null = useMemo(() => {
+    if (!readyState) return null;
+    const { session, config, game } = readyState;
+    const sessionId = session.sessionId;
+    const apply = (b: Minor | null) => {
+      if (b === null || current.current?.session.sessionId !== sessionId) return;
+      pendingBalance.current = null;
+      setBalance(b);
+    };
+    return {
+      session,
+      config,
+      game,
+      stake,
+      setStake,
+      balance,
+      locked: switching,
+      track,
+      round(j: Json): RoundAnswer {
+        const r = readRound(j, config.decimals);
+        if (current.current?.session.sessionId === sessionId) {
+          if (r.balance !== null) pendingBalance.current = { sessionId, balance: r.balance };
+          setFairness({ serverSeedHash: r.fairness.serverSeedHash, clientSeed: r.fairness.clientSeed, nonce: r.fairness.nonce + 1, lastRoundId: r.roundId });
+        }
+        return r;
+      },
+      showBalance: apply,
+      money: moneyOf(config),
+    };
+  }, [readyState, stake, balance, switching, track]);
+
+  const flushPendingBalance = useCallback(() => {
+    const p = pendingBalance.current;
+    if (p && current.current?.session.sessionId === p.sessionId) setBalance(p.balance);
+    pendingBalance.current = null;
+  }, []);
+
+  const selectGame = (game: GameType) => {
+    if (!readyState || switching) return;
+    const next = { ...readyState, game };
+    current.current = next;
+    setState(next);
+  };
+
+  /* ------------------------------------------------------------ render */
+  const classes = ['gp-app', launch.embed ? 'is-embed' : 'is-standalone', launch.fill ? 'is-fill' : 'is-natural'].join(' ');
+  let body: ReactNode;
+  if (state.phase === 'loading') {
+    body = (
+      <div className="gp-loading" role="status">
+        <span className="gp-spinner" aria-hidden="true" />
+        {t('app.loading')}
+      </div>
+    );
+  } else if (state.phase === 'error') {
+    body = <ErrorScreen kind={state.kind} onRetry={state.retry ? () => void start() : undefined} />;
+  } else if (env) {
+    const showBalance = balanceVisible(launch, state.config.theme);
+    body = (
+      <GameEnvContext.Provider value={env}>
+        <div className="gp-topbar">
+          {state.session.launchMode === 'lobby' ? (
+            <GameSwitcher games={state.config.enabledGames} current={state.game} onSelect={selectGame} disabled={switching} />
+          ) : (
+            <div className="gp-title">{t(`games.${state.game}`)}</div>
+          )}
+          <div className="gp-topbar-end">
+            {showBalance && <Balance value={balance} currency={state.config.currency} decimals={state.config.decimals} compact={launch.embed} />}
+            <ShieldButton open={shieldOpen} onToggle={() => setShieldOpen((o) => !o)} />
+          </div>
+        </div>
+        <div className="gp-main">
+          <GameHost key={`${state.session.sessionId}:${state.game}`} game={state.game} onUnmount={flushPendingBalance} />
+          {shieldOpen && fairness && <ShieldPanel fairness={fairness} onClose={() => setShieldOpen(false)} />}
+        </div>
+        {switching && (
+          <div className="gp-overlay" role="status">
+            <span className="gp-spinner" aria-hidden="true" />
+            {t('app.switching')}
+          </div>
+        )}
+      </GameEnvContext.Provider>
+    );
+  }
+
+  return (
+    <div className={classes} ref={rootRef} data-phase={state.phase}>
+      {!launch.embed && <DemoHeader serverSeedHash={fairness?.serverSeedHash ?? null} />}
+      {body}
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+/**
+ * What a game needs from the page: the session and its profile, the shared stake, the casino
+ * balance (updated only from answers, never polled), and `track` for requests that settle a round
+ * (a currency switch waits for them).
+ */
+import { createContext, useContext } from 'react';
+import type { Json } from '../lib/api';
+import { formatMoney, type Minor } from '../lib/money';
+import type { GameType } from './launch';
+import type { OperatorConfig, RoundAnswer, Session } from './types';
+
+export interface GameEnv {
+  session: Session;
+  config: OperatorConfig;
+  game: GameType;
+  /** the bet amount; null while the input holds no valid amount */
+  stake: Minor | null;
+  setStake(m: Minor | null): void;
+  balance: Minor | null;
+  /** true while the page switches currency: no new action may start */
+  locked: boolean;
+  /** Runs a request that may move money; the currency switch waits for it (up to 5 s). */
+  track<T>(work: () => Promise<T>): Promise<T>;
+  /** Reads a round answer: its balance (when present) and its fairness (nonce, last round). */
+  round(j: Json): RoundAnswer;
+  /** Applies a balance read earlier (e.g. when an animation ends). */
+  showBalance(balance: Minor | null): void;
+  money(m: Minor): string;
+}
+
+export const GameEnvContext = createContext<GameEnv | null>(null);
+
+export function useGameEnv(): GameEnv {
+  const env = useContext(GameEnvContext);
+  if (!env) throw new Error('useGameEnv outside a game');
+  return env;
+}
+
+export const moneyOf = (config: OperatorConfig) => (m: Minor) => formatMoney(m, config.currency, config.decimals);

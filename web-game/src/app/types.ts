@@ -1,0 +1,100 @@
+/** What the page reads from the API (CONTRACT.md §5, §12), amounts already in minor units. */
+import type { Json } from '../lib/api';
+import { fromApi, type Minor } from '../lib/money';
+import type { StakeLimits } from '../lib/stake';
+import { isGameType, type GameType } from './launch';
+
+export interface OperatorConfig extends StakeLimits {
+  operatorId: string;
+  currency: string;
+  decimals: number;
+  maxPayout: Minor;
+  enabledGames: GameType[];
+  theme: { showBalanceInEmbed?: boolean };
+  allowedEmbedOrigins: string[];
+}
+
+export interface Fairness {
+  serverSeedHash: string;
+  clientSeed: string;
+  /** the nonce of the next bet */
+  nonce: number;
+}
+
+export interface Session {
+  sessionId: string;
+  operatorId: string;
+  playerRef: string;
+  displayName: string | null;
+  currency: string;
+  gameType: GameType | null;
+  launchMode: 'single' | 'lobby';
+  fairness: Fairness;
+}
+
+const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : fallback);
+
+export function readConfig(j: Json): OperatorConfig {
+  const decimals = Number(j.decimals);
+  return {
+    operatorId: str(j.operatorId),
+    currency: str(j.currency),
+    decimals,
+    minBet: fromApi(j.minBet, decimals),
+    maxBet: j.maxBet === null || j.maxBet === undefined ? null : fromApi(j.maxBet, decimals),
+    stakeStep: fromApi(j.stakeStep, decimals),
+    maxPayout: fromApi(j.maxPayout, decimals),
+    enabledGames: Array.isArray(j.enabledGames) ? j.enabledGames.filter(isGameType) : [],
+    theme: (j.theme ?? {}) as OperatorConfig['theme'],
+    allowedEmbedOrigins: Array.isArray(j.allowedEmbedOrigins) ? j.allowedEmbedOrigins.filter((o): o is string => typeof o === 'string') : [],
+  };
+}
+
+export function readSession(j: Json): Session {
+  const f = (j.fairness ?? {}) as Json;
+  return {
+    sessionId: str(j.sessionId),
+    operatorId: str(j.operatorId),
+    playerRef: str(j.playerRef),
+    displayName: typeof j.displayName === 'string' ? j.displayName : null,
+    currency: str(j.currency),
+    gameType: isGameType(j.gameType) ? j.gameType : null,
+    launchMode: j.launchMode === 'lobby' ? 'lobby' : 'single',
+    fairness: { serverSeedHash: str(f.serverSeedHash), clientSeed: str(f.clientSeed), nonce: Number(f.nonce ?? 0) },
+  };
+}
+
+/** A round answer (CONTRACT.md §12) as the games read it. */
+export interface RoundAnswer {
+  roundId: string;
+  roundStatus: string;
+  bet: { amount: Minor; payout: Minor; multiplier: number; won: boolean; totalStaked: Minor; params: Json };
+  result: Json;
+  fairness: { serverSeedHash: string; clientSeed: string; nonce: number };
+  /** latest casino balance, when the answer carries it */
+  balance: Minor | null;
+}
+
+export function readRound(j: Json, decimals: number): RoundAnswer {
+  const bet = (j.bet ?? {}) as Json;
+  const f = (j.fairness ?? {}) as Json;
+  const amount = fromApi(bet.amount ?? 0, decimals);
+  return {
+    roundId: str(j.roundId),
+    roundStatus: str(j.roundStatus),
+    bet: {
+      amount,
+      payout: fromApi(bet.payout ?? 0, decimals),
+      multiplier: Number(bet.multiplier ?? 0),
+      won: bet.won === true,
+      totalStaked: bet.totalStaked === undefined ? amount : fromApi(bet.totalStaked, decimals),
+      params: (bet.params ?? {}) as Json,
+    },
+    result: (j.result ?? {}) as Json,
+    fairness: { serverSeedHash: str(f.serverSeedHash), clientSeed: str(f.clientSeed), nonce: Number(f.nonce ?? 0) },
+    balance: j.balance === undefined || j.balance === null ? null : fromApi(j.balance, decimals),
+  };
+}
+
+export const FINAL_STATUSES = ['settled', 'cashed_out', 'busted', 'credit_pending'];
+export const isFinal = (r: RoundAnswer) => r.roundStatus !== 'active';

@@ -1,0 +1,158 @@
+/**
+ * Mines (SPEC.md endpoint rule 5, CONTRACT.md §10, §12): a 5×5 grid, 1..24 mines; Bet starts a round
+ * (one debit), each tile is a reveal (no money moves), Cash out credits the payout; the current
+ * and next multipliers; every mine shown at the end. An open round of the player is shown and
+ * continued when the game opens.
+ */
+import { useEffect, useState } from 'react';
+import { LosslessNumber } from 'lossless-json';
+import { useGameEnv } from '../app/env';
+import type { RoundAnswer } from '../app/types';
+import { BetAmount } from '../components/BetAmount';
+import { t } from '../i18n';
+import { api, newKey } from '../lib/api';
+import { formatMultiplier, payoutOf, toDecimalText } from '../lib/money';
+import { BetButton, GameLayout, NoticeLine, Select, useAction, useCanBet } from './common';
+
+const TILES = Array.from({ length: 25 }, (_, i) => i);
+const COUNTS = Array.from({ length: 24 }, (_, i) => i + 1);
+
+export function Mines() {
+  const env = useGameEnv();
+  const { busy, run, notice, setNotice, mounted } = useAction();
+  const [mineCount, setMineCount] = useState(3);
+  const [round, setRound] = useState<RoundAnswer | null>(null);
+  const [pendingTile, setPendingTile] = useState<number | null>(null);
+  const canStart = useCanBet(busy);
+  const active = round?.roundStatus === 'active';
+  const base = `/api/mines/rounds`;
+
+  // An open round of the player (any session) is continued.
+  useEffect(() => {
+    void run(async () => {
+      const j = await api.get(`${base}/active?sessionId=${encodeURIComponent(env.session.sessionId)}`);
+      if (!mounted.current || !j.round) return;
+      const r = env.round(j.round as Record<string, unknown>);
+      setRound(r);
+      setMineCount(Number(r.result.mineCount ?? 3));
+      env.setStake(r.bet.amount);
+      setNotice({ kind: 'info', text: t('mines.resumed') });
+    });
+    // once per session
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const finish = (r: RoundAnswer) => {
+    setRound(r);
+    env.showBalance(r.balance);
+    if (r.roundStatus === 'busted') setNotice({ kind: 'loss', text: t('mines.busted') });
+    else if (r.roundStatus !== 'active') setNotice({ kind: 'win', text: t('mines.cashedOut', { amount: env.money(r.bet.payout), multiplier: formatMultiplier(r.bet.multiplier) }) });
+  };
+
+  const start = () =>
+    run(async () => {
+      const j = await api.post(
+        base,
+        { sessionId: env.session.sessionId, amount: new LosslessNumber(toDecimalText(env.stake!, env.config.decimals)), idempotencyKey: newKey(), mineCount },
+        { idempotent: true },
+      );
+      const r = env.round(j);
+      setRound(r);
+      env.showBalance(r.balance);
+      setNotice({ kind: 'info', text: t('mines.pickTile') });
+    });
+
+  const reveal = (tile: number) =>
+    run(async () => {
+      if (!round) return;
+      setPendingTile(tile);
+      try {
+        const j = await api.post(`${base}/${round.roundId}/reveal`, { sessionId: env.session.sessionId, tile, idempotencyKey: newKey() }, { idempotent: true });
+        const r = env.round(j);
+        if (!mounted.current) return;
+        if (r.roundStatus === 'active') {
+          setRound(r);
+          env.showBalance(r.balance);
+        } else finish(r);
+      } finally {
+        if (mounted.current) setPendingTile(null);
+      }
+    });
+
+  const cashout = () =>
+    run(async () => {
+      if (!round) return;
+      const j = await api.post(`${base}/${round.roundId}/cashout`, { sessionId: env.session.sessionId, idempotencyKey: newKey() }, { idempotent: true });
+      finish(env.round(j));
+    });
+
+  const revealed = new Set(((round?.result.revealed as number[]) ?? []).map(Number));
+  const mines = new Set(((round?.result.mines as number[]) ?? []).map(Number));
+  const lastReveal = ((round?.result.revealed as number[]) ?? []).at(-1);
+  const ended = round !== null && !active;
+  const current = Number(round?.result.multiplier ?? 0);
+  const next = Number(round?.result.nextMultiplier ?? 0);
+  const shownMines = Number(round?.result.mineCount ?? mineCount);
+  const cashoutAmount = round && current > 0 ? payoutOf(round.bet.amount, current) : null;
+
+  const stage = (
+    <div className="gp-mines">
+      <div className="gp-mines-stats" data-testid="mines-stats">
+        <div>
+          <span className="gp-label">{t('mines.current')}</span>
+          <strong data-testid="mines-current">{active || ended ? `${formatMultiplier(current)}×` : '—'}</strong>
+        </div>
+        <div>
+          <span className="gp-label">{t('mines.next')}</span>
+          <strong data-testid="mines-next">{active && next > 0 ? `${formatMultiplier(next)}×` : '—'}</strong>
+        </div>
+        <div>
+          <span className="gp-label">{t('mines.gems')}</span>
+          <strong>{25 - shownMines}</strong>
+        </div>
+      </div>
+      <div className={`gp-mines-grid${ended ? ' is-ended' : ''}`} role="group" aria-label={t('games.mines')} data-testid="mines-grid">
+        {TILES.map((tile) => {
+          const isGem = revealed.has(tile);
+          const isMine = mines.has(tile);
+          const state = isMine ? (tile === lastReveal ? 'boom' : 'mine') : isGem ? 'gem' : ended ? 'safe' : pendingTile === tile ? 'pending' : 'hidden';
+          const label = `${t('mines.tile', { n: tile + 1 })}: ${t(state === 'gem' || state === 'safe' ? 'mines.tileGem' : state === 'mine' || state === 'boom' ? 'mines.tileMine' : 'mines.tileHidden')}`;
+          return (
+            <button
+              key={tile}
+              type="button"
+              className={`gp-tile is-${state}`}
+              onClick={() => void reveal(tile)}
+              disabled={!active || isGem || busy || env.locked}
+              aria-label={label}
+              data-testid={`tile-${tile}`}
+              data-state={state}
+            >
+              <span className="gp-tile-face" aria-hidden="true" />
+            </button>
+          );
+        })}
+      </div>
+    </div>
+  );
+  const controls = (
+    <>
+      <BetAmount disabled={busy || active || env.locked} />
+      <Select id="mines-count" label={t('mines.mines')} options={COUNTS} value={mineCount} onChange={setMineCount} disabled={busy || active || env.locked} />
+      {active ? (
+        <BetButton
+          variant="cashout"
+          label={cashoutAmount !== null ? t('mines.cashout', { amount: env.money(cashoutAmount) }) : t('mines.cashoutNow')}
+          onClick={() => void cashout()}
+          disabled={busy || env.locked || revealed.size === 0}
+          busy={busy}
+          testId="cashout-button"
+        />
+      ) : (
+        <BetButton label={busy ? t('bet.placing') : t('mines.start')} onClick={() => void start()} disabled={!canStart} busy={busy} />
+      )}
+      <NoticeLine notice={notice} />
+    </>
+  );
+  return <GameLayout game="mines" stage={stage} controls={controls} />;
+}

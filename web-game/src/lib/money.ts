@@ -1,0 +1,82 @@
+/**
+ * Money in the page (CONTRACT.md §3): integer minor units (BigInt) of the session currency, never
+ * floats. Amounts arrive as JSON numbers (kept exact by the API layer: a number that a double
+ * cannot hold arrives as its decimal text) and leave as JSON numbers with at most the currency's
+ * decimals. The page shows amounts in the session currency and never converts.
+ */
+import { LosslessNumber } from 'lossless-json';
+
+export type Minor = bigint;
+
+const DECIMAL = /^(-)?(\d+)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/** Decimal text (also `1e-8`) → minor units; null when it has more decimals than allowed or is not a number. */
+export function parseMinor(text: string, decimals: number): Minor | null {
+  const m = DECIMAL.exec(text.trim());
+  if (!m) return null;
+  const [, sign, int = '0', frac = '', exp = '0'] = m;
+  let digits = int + frac;
+  let scale = frac.length - Number(exp); // value = digits × 10^-scale
+  if (scale < 0) {
+    digits += '0'.repeat(-scale);
+    scale = 0;
+  }
+  if (scale > decimals) {
+    const cut = digits.slice(digits.length - (scale - decimals));
+    if (/[^0]/.test(cut)) return null;
+    digits = digits.slice(0, digits.length - (scale - decimals)) || '0';
+    scale = decimals;
+  }
+  const minor = BigInt(digits || '0') * 10n ** BigInt(decimals - scale);
+  return sign ? -minor : minor;
+}
+
+/** An amount from an API answer (number or exact decimal text). */
+export function fromApi(v: unknown, decimals: number): Minor {
+  const text = typeof v === 'number' ? String(v) : typeof v === 'string' ? v : v instanceof LosslessNumber ? v.value : '';
+  const minor = parseMinor(text, decimals);
+  if (minor === null) throw new Error(`not an amount: ${text}`);
+  return minor;
+}
+
+/** Plain decimal text with exactly `decimals` decimals: 1234.50 */
+export function toDecimalText(minor: Minor, decimals: number): string {
+  const neg = minor < 0n;
+  const abs = neg ? -minor : minor;
+  const s = abs.toString().padStart(decimals + 1, '0');
+  const int = decimals === 0 ? s : s.slice(0, s.length - decimals);
+  const frac = decimals === 0 ? '' : `.${s.slice(s.length - decimals)}`;
+  return `${neg ? '-' : ''}${int}${frac}`;
+}
+
+/** For display: grouped integer part, all the currency's decimals: 1,234.50 */
+export function formatMinor(minor: Minor, decimals: number): string {
+  const text = toDecimalText(minor, decimals);
+  const [int = '0', frac] = text.split('.');
+  const neg = int.startsWith('-');
+  const digits = neg ? int.slice(1) : int;
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${neg ? '-' : ''}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
+}
+
+export function formatMoney(minor: Minor, currency: string, decimals: number): string {
+  return `${formatMinor(minor, decimals)} ${currency}`;
+}
+
+/** The JSON number of a request body (exact text, at most the currency's decimals). */
+export function toJsonNumber(minor: Minor, decimals: number): LosslessNumber {
+  return new LosslessNumber(toDecimalText(minor, decimals));
+}
+
+/** A multiplier as the server wrote it (up to 4 decimals), with at least 2 decimals: 2 → "2.00", 1.2857 → "1.2857". */
+export function formatMultiplier(value: number): string {
+  const [int = '0', frac = ''] = String(value).split('.');
+  return `${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac.padEnd(2, '0')}`;
+}
+
+/** payout = floor(amount × multiplier) with the multiplier's decimal text (no float arithmetic on money). */
+export function payoutOf(amount: Minor, multiplier: number): Minor {
+  const scaled = parseMinor(String(multiplier), 4);
+  if (scaled === null) return 0n;
+  return (amount * scaled) / 10_000n;
+}
