@@ -75,7 +75,9 @@ export interface ChaosReport {
   answers: Counter;
   walletRequests: number;
   faultedWalletRequests: number;
+  /** Fault hits by kind, and by wallet path and kind. */
   faults: Counter;
+  faultsByPath: Counter;
   kills: number;
   providerRestarts: number;
   redisRestarts: number;
@@ -144,14 +146,14 @@ export function chaosFaults(rate: number, timeoutMs: number): FaultRule[] {
   return rules;
 }
 
-const faultLabel = (rule: FaultRule): string => {
+const faultLabel = (rule: FaultRule, timeoutMs: number): string => {
   switch (rule.kind) {
     case 'delay':
-      return `delay ${rule.ms} ms`;
+      return rule.ms > timeoutMs ? `timeout (applied after ${rule.ms} ms)` : `slow (${rule.ms} ms)`;
     case 'status':
       return `HTTP ${rule.status}`;
     case 'ambiguous':
-      return `applied then ${rule.mode === 'drop' ? 'dropped' : rule.mode === 'late' ? `answered after ${rule.ms} ms` : `HTTP ${rule.status ?? 500}`}`;
+      return `applied, then ${rule.mode === 'drop' ? 'dropped' : rule.mode === 'late' ? `answered after ${rule.ms} ms` : `HTTP ${rule.status ?? 500}`}`;
     case 'refuse':
       return `refused ${rule.status ?? 400} ${rule.code}`;
     case 'delay-then-drop':
@@ -299,6 +301,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     walletRequests: 0,
     faultedWalletRequests: 0,
     faults: new Counter(),
+    faultsByPath: new Counter(),
     kills: 0,
     providerRestarts: 0,
     redisRestarts: 0,
@@ -349,20 +352,27 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       const r = rng(opts.seed * 7919 + p.index);
       const call = playerCaller(sh, p.index, r);
       while (take()) {
-        const game = pickGame(r);
-        const amount = amountFor(p, r);
-        if (game === 'mines') await playMines(call, p, r, { amount, mineCount: between(r, 1, 10), reveals: between(r, 1, 5) });
-        else if (game === 'blackjack') await playBlackjack(call, p, r, { amount, policy: 'random' });
-        else await playSettled(call, p, game, amount, settledParams(game, r, { invalidDiceShare: 0.05 }));
-        const extra = r();
-        if (extra < 0.01) {
-          // a reloaded iframe: a new session (which also starts the player's pending retries)
-          p.sessionId = await openSession(origin, p).catch(() => p.sessionId);
-          report.newSessions += 1;
-        } else if (extra < 0.015) {
-          const a = await call('POST', '/api/fairness/rotate', { sessionId: p.sessionId });
-          if (a.status === 200) report.rotations += 1;
+        try {
+          await oneRound(p, r, call);
+        } catch (err) {
+          report.discrepancies.push(`harness error while ${p.playerRef} played: ${(err as Error).stack ?? String(err)}`);
         }
+      }
+    };
+    const oneRound = async (p: Player, r: Rng, call: Caller) => {
+      const game = pickGame(r);
+      const amount = amountFor(p, r);
+      if (game === 'mines') await playMines(call, p, r, { amount, mineCount: between(r, 1, 10), reveals: between(r, 1, 5) });
+      else if (game === 'blackjack') await playBlackjack(call, p, r, { amount, policy: 'random' });
+      else await playSettled(call, p, game, amount, settledParams(game, r, { invalidDiceShare: 0.05 }));
+      const extra = r();
+      if (extra < 0.01) {
+        // a reloaded iframe: a new session (which also starts the player's pending retries)
+        p.sessionId = await openSession(origin, p).catch(() => p.sessionId);
+        report.newSessions += 1;
+      } else if (extra < 0.015) {
+        const a = await call('POST', '/api/fairness/rotate', { sessionId: p.sessionId });
+        if (a.status === 200) report.rotations += 1;
       }
     };
 
@@ -388,8 +398,20 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
             continue;
           }
           await sleep(pause);
-          await victim.restart();
-          report.providerRestarts += 1;
+          for (let attempt = 1; ; attempt++) {
+            try {
+              await victim.restart();
+              report.providerRestarts += 1;
+              break;
+            } catch (err) {
+              print(`  restart of ${victim.name} failed (${(err as Error).message}); attempt ${attempt}`);
+              if (attempt >= 5) {
+                report.discrepancies.push(`${victim.name} could not be restarted: ${(err as Error).message}`);
+                break;
+              }
+              await sleep(1000);
+            }
+          }
         } else {
           print(`  [${(progress() * 100).toFixed(0)}%] Redis restart`);
           await world.redis.restart(300 + master() * 700);
@@ -405,11 +427,13 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     };
     const progressLoop = async () => {
       let last = 0;
+      let lastAt = Date.now();
       while (playing) {
         await sleep(1000);
         const pct = Math.floor(progress() * 10);
-        if (pct > last) {
+        if (pct > last || Date.now() - lastAt > 60_000) {
           last = pct;
+          lastAt = Date.now();
           print(`  ${startedRounds} rounds started, ${sh.stats.requests} requests, ${((Date.now() - started) / 1000).toFixed(0)} s`);
         }
       }
@@ -429,7 +453,11 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     };
     await finishAll();
     for (let i = 0; i < 5; i++) await cron();
-    for (const f of await world.casino.faults()) if (f.hits) report.faults.add(`${f.rule.path.replace('/wallet/', '')}: ${faultLabel(f.rule)}`, f.hits);
+    for (const f of await world.casino.faults()) {
+      if (!f.hits) continue;
+      report.faults.add(faultLabel(f.rule, opts.callbackTimeoutMs), f.hits);
+      report.faultsByPath.add(`${f.rule.path.replace('/wallet/', '')}: ${faultLabel(f.rule, opts.callbackTimeoutMs)}`, f.hits);
+    }
     await world.casino.clearFaults();
     await sleep(opts.callbackTimeoutMs * 2 + 500); // the slowest faulted request has landed
     const deadline = Date.now() + 180_000;
@@ -510,6 +538,7 @@ export function chaosSummary(r: ChaosReport): string[] {
     `rounds: ${r.rounds} (${Object.entries(r.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}); ${r.requests} player requests; answers: ${r.answers.toString()}`,
     `wallet requests: ${r.walletRequests}, faulted: ${r.faultedWalletRequests} (${share}%); casino transactions: ${r.transactions}`,
     `faults by kind: ${r.faults.toString()}`,
+    `faults by path: ${r.faultsByPath.toString()}`,
     `kills (SIGKILL): ${r.kills}, provider restarts: ${r.providerRestarts}, Redis restarts: ${r.redisRestarts}; player requests that lost their connection: ${r.transportFailures}, answered 500/503 (retried): ${r.serverErrors}`,
     `retry job: ${r.cronCalls} calls, ${r.retried} retries (${r.retriesSucceeded} confirmed)`,
     `identical requests: ${r.duplicates.concurrent} sent twice at once to two processes, ${r.duplicates.sequential} resent after the answer; ${r.duplicates.compared} compared`,
