@@ -378,8 +378,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 
     // ---- kills, Redis restarts and cron calls while they play
     const events: { at: number; kind: 'kill' | 'redis' }[] = [];
-    for (let i = 0; i < opts.kills; i++) events.push({ at: (i + 0.5 + (master() - 0.5) * 0.6) / (opts.kills + 0.5), kind: 'kill' });
-    for (let i = 0; i < opts.redisRestarts; i++) events.push({ at: (i + 0.75) / (opts.redisRestarts + 0.5), kind: 'redis' });
+    // spread over 10%–75% of the run, so the retries they cause overlap with play
+    for (let i = 0; i < opts.kills; i++) events.push({ at: 0.1 + (0.65 * (i + 0.5 + (master() - 0.5) * 0.6)) / opts.kills, kind: 'kill' });
+    for (let i = 0; i < opts.redisRestarts; i++) events.push({ at: 0.1 + (0.65 * (i + 0.6)) / opts.redisRestarts, kind: 'redis' });
     events.sort((a, b) => a.at - b.at);
     const killOrder = Array.from({ length: opts.kills }, (_, i) => i % world.providers.length).sort(() => master() - 0.5);
     let playing = true;
