@@ -19,7 +19,7 @@ import { cpuSeconds, machineCpu, memoryMiB } from './proc-stats.js';
 import { PIPELINE_ENTRY, startNodeServer, startProvider, type ProviderProcess, type ServerProcess } from './processes.js';
 import { Counter, Latencies } from './stats.js';
 import { amountOf, newKey, pick, playBlackjack, playMines, playSettled, rng, settledParams, type Caller, type Rng, type SettledGame } from './strategies.js';
-import { startWorld, type World } from './world.js';
+import { PORT_BASE, startWorld, type World } from './world.js';
 
 export const SCENARIOS = ['dice-1', 'dice-64', 'mixed', 'mines', 'blackjack', 'retries', 'pipeline', 'scale', 'first-start'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -333,7 +333,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
     }
     if (want('first-start')) {
       print('\n▶ first start on the embedded default (no DATABASE_URL, no REDIS_URL, a fresh DATA_DIR)');
-      report.firstStart = await firstStart(world ? world.port(5) : 3405);
+      report.firstStart = await firstStart(PORT_BASE + 6);
       print(`  /health 200 after ${report.firstStart.readyMs} ms, peak RSS ${report.firstStart.hwmMiB.toFixed(0)} MiB; a second start on the same DATA_DIR: ${report.firstStart.secondStartMs} ms, ${report.firstStart.secondHwmMiB.toFixed(0)} MiB`);
     }
   } finally {

@@ -336,8 +336,14 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     if (opts.faultRate > 0) await world.casino.setFaults(chaosFaults(opts.faultRate, opts.callbackTimeoutMs), opts.seed);
 
     // ---- the players, until the budget of rounds is spent
+    // The budget counts rounds the provider opened: an attempt refused before any round (an open
+    // circuit, a round still open) gives its place back (at most as many attempts again).
     let startedRounds = 0;
-    const take = () => (startedRounds < opts.bets ? ++startedRounds : 0);
+    let attempts = 0;
+    const take = () => (startedRounds < opts.bets && attempts < 2 * opts.bets ? (attempts++, ++startedRounds) : 0);
+    const giveBack = () => {
+      startedRounds -= 1;
+    };
     const progress = () => startedRounds / opts.bets;
     const cron = async (o?: string) => {
       const a = await request(o ?? origin(), 'GET', '/api/cron/wallet-retries?limit=100', undefined, { authorization: `Bearer ${world.secrets.cronSecret}` });
@@ -353,7 +359,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       const call = playerCaller(sh, p.index, r);
       while (take()) {
         try {
-          await oneRound(p, r, call);
+          if (!(await oneRound(p, r, call))) giveBack();
         } catch (err) {
           report.discrepancies.push(`harness error while ${p.playerRef} played: ${(err as Error).stack ?? String(err)}`);
         }
@@ -362,9 +368,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const oneRound = async (p: Player, r: Rng, call: Caller) => {
       const game = pickGame(r);
       const amount = amountFor(p, r);
-      if (game === 'mines') await playMines(call, p, r, { amount, mineCount: between(r, 1, 10), reveals: between(r, 1, 5) });
-      else if (game === 'blackjack') await playBlackjack(call, p, r, { amount, policy: 'random' });
-      else await playSettled(call, p, game, amount, settledParams(game, r, { invalidDiceShare: 0.05 }));
+      const outcome =
+        game === 'mines'
+          ? await playMines(call, p, r, { amount, mineCount: between(r, 1, 10), reveals: between(r, 1, 5) })
+          : game === 'blackjack'
+            ? await playBlackjack(call, p, r, { amount, policy: 'random' })
+            : await playSettled(call, p, game, amount, settledParams(game, r, { invalidDiceShare: 0.05 }));
       const extra = r();
       if (extra < 0.01) {
         // a reloaded iframe: a new session (which also starts the player's pending retries)
@@ -374,6 +383,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         const a = await call('POST', '/api/fairness/rotate', { sessionId: p.sessionId });
         if (a.status === 200) report.rotations += 1;
       }
+      return outcome.roundId !== null;
     };
 
     // ---- kills, Redis restarts and cron calls while they play
