@@ -10,7 +10,8 @@
  * | `status`          | answers `status` (5xx or 429) with `{"code": code}` at once      | no |
  * | `drop`            | destroys the socket at once without an answer                    | no |
  * | `ambiguous`       | processes the request, then answers `status` (default 500) or,   | yes |
- * |                   | with `mode: 'drop'`, destroys the socket                         |     |
+ * |                   | with `mode: 'drop'`, destroys the socket; with `mode: 'late'`,   |     |
+ * |                   | answers the real answer only after `ms` (past the caller's timeout) |  |
  * | `refuse`          | answers `status` (default 400) with `{"code": code}`             | no, and the key stays free |
  *
  * Matching: `path` is an interface path (`/wallet/credit`) or `*`; `operatorId`, when given,
@@ -25,7 +26,7 @@ export type FaultAction =
   | { kind: 'delay-then-drop'; ms: number }
   | { kind: 'status'; status: number; code?: string }
   | { kind: 'drop' }
-  | { kind: 'ambiguous'; mode?: 'status' | 'drop'; status?: number }
+  | { kind: 'ambiguous'; mode?: 'status' | 'drop' | 'late'; status?: number; ms?: number }
   | { kind: 'refuse'; code: string; status?: number };
 
 export type FaultRule = FaultAction & {
@@ -120,7 +121,9 @@ export function validateFaultRules(input: unknown): FaultRule[] {
         retryable();
         break;
       case 'ambiguous':
-        if (r['mode'] !== undefined && r['mode'] !== 'status' && r['mode'] !== 'drop') fail("mode must be 'status' or 'drop'");
+        if (r['mode'] !== undefined && r['mode'] !== 'status' && r['mode'] !== 'drop' && r['mode'] !== 'late') fail("mode must be 'status', 'drop' or 'late'");
+        if (r['mode'] === 'late' && r['ms'] === undefined) fail("ms is required with mode 'late'");
+        int('ms', 0, 600_000);
         retryable();
         break;
       case 'refuse':

@@ -212,6 +212,15 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
     const result = runOperation(op, path, typeof key === 'string' ? key : '', rawBody, { skipKeyLookup });
     if (fault?.kind === 'ambiguous') {
       if (fault.mode === 'drop') return drop();
+      if (fault.mode === 'late') {
+        // applied now, the real answer only after `ms` (a caller with a shorter timeout never sees it)
+        try {
+          await sleep(fault.ms ?? 0, undefined, { signal: closing.signal });
+        } catch {
+          return drop();
+        }
+        return answer(result.status, result.body);
+      }
       return answer(fault.status ?? 500, { code: 'INTERNAL_ERROR', message: 'injected fault (the request was applied)' });
     }
     return answer(result.status, misbehavingAnswer(path, result));

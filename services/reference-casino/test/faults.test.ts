@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ReferenceCasino } from '../src/index.js';
+import { validateFaultRules, type ReferenceCasino } from '../src/index.js';
 import { balanceBody, call, creditBody, debitBody, rollbackBody, setup } from './helpers.js';
 
 let casino: ReferenceCasino;
@@ -103,6 +103,21 @@ describe('fault: ambiguous', () => {
     await expect(call(casino, '/wallet/credit', creditBody(token, 5), { idempotencyKey: 'r1:credit' })).rejects.toThrow();
     expect(casino.balanceOf('p1')).toBe(10500n);
     expect(casino.requests()).toMatchObject([{ status: null, fault: 'ambiguous' }]);
+  });
+
+  it("mode 'late' applies the debit at once and answers only after `ms`: a caller that gave up sees nothing, its retry replays", async () => {
+    ({ casino, token } = await setup());
+    casino.setFaults([{ path: '/wallet/debit', kind: 'ambiguous', mode: 'late', ms: 300, times: 1 }]);
+    await expect(debit('r1:debit', { signal: AbortSignal.timeout(50) })).rejects.toThrow();
+    expect(casino.transactions()).toHaveLength(1); // applied before the caller's timeout
+    expect(casino.balanceOf('p1')).toBe(9000n);
+    const retry = await debit();
+    expect(retry.json['casinoTransactionId']).toBe(casino.transactions()[0]?.casinoTransactionId);
+    expect(casino.transactions()).toHaveLength(1);
+  });
+
+  it("mode 'late' needs ms", () => {
+    expect(() => validateFaultRules([{ path: '*', kind: 'ambiguous', mode: 'late' }])).toThrow(/ms is required/);
   });
 
   it('an ambiguous debit can be rolled back', async () => {

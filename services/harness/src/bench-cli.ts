@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+/**
+ * npm run bench [-- --quick] [--scenarios dice-1,dice-64,mixed,mines,blackjack,retries,pipeline,scale,first-start]
+ *               [--players 64] [--duration 20] [--warmup 5] [--log-level info] [--cpu-prof DIR] [--markdown FILE]
+ * PostgreSQL: TEST_DATABASE_URL (a fresh database is made and dropped). Ports: HARNESS_PORT_BASE
+ * (default 3400: casino 3400, providers 3401+, pipeline 3405), Redis HARNESS_REDIS_PORT_BASE (6394).
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { comparisons, resultRows, runBench, SCENARIOS, type ScenarioName } from './bench.js';
+import { exitOnSignals } from './processes.js';
+import { markdownTable, table } from './stats.js';
+
+exitOnSignals();
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    scenarios: { type: 'string' },
+    players: { type: 'string', default: '64' },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    'log-level': { type: 'string', default: 'info' },
+    'cpu-prof': { type: 'string' },
+    markdown: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (values.help) {
+  console.log(`npm run bench -- [--quick] [--scenarios ${SCENARIOS.join(',')}] [--players 64] [--duration S] [--warmup S] [--log-level info] [--cpu-prof DIR] [--markdown FILE]`);
+  process.exit(0);
+}
+const scenarios = (values.scenarios ? values.scenarios.split(',') : [...SCENARIOS]) as ScenarioName[];
+for (const s of scenarios) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s} (known: ${SCENARIOS.join(', ')})`);
+
+const report = await runBench({
+  quick: values.quick,
+  scenarios,
+  players: Number(values.players),
+  durationS: Number(values.duration ?? (values.quick ? 5 : 20)),
+  warmupS: Number(values.warmup ?? (values.quick ? 2 : 5)),
+  logLevel: values['log-level'],
+  ...(values['cpu-prof'] ? { cpuProf: values['cpu-prof'] } : {}),
+  print: (line) => console.log(line),
+});
+
+console.log(`\n== results (${report.machine}) ==\n`);
+console.log(table(resultRows(report.results)));
+for (const r of report.results) for (const n of r.notes) console.log(`${r.name}: ${n}`);
+console.log('');
+for (const line of comparisons(report)) console.log(`• ${line}`);
+if (report.statementsNote) console.log(`• statements per bet: n/a (${report.statementsNote})`);
+if (values.markdown) {
+  writeFileSync(values.markdown, `${markdownTable(resultRows(report.results))}\n\n${comparisons(report).map((l) => `- ${l}`).join('\n')}\n`);
+  console.log(`\nMarkdown written to ${values.markdown}`);
+}
+process.exit(0);

@@ -1,0 +1,443 @@
+/**
+ * `npm run bench` (issue 14 items 1, 3, 5): the provider on real PostgreSQL and Redis with the
+ * reference casino over HTTP in its own process, loaded by concurrent players through our
+ * keep-alive client. For each scenario: bets/s, latency percentiles, errors, the provider's CPU
+ * time per bet (/proc/<pid>/stat), its peak RSS (VmRSS sampled, VmHWM), PostgreSQL commits and
+ * statements per bet (pg_stat_database and pg_stat_statements deltas). The bare I/O pipeline
+ * (pipeline.ts) runs on the same PostgreSQL, Redis and casino for the ratio; scale-out runs the
+ * dice load on two provider processes; the first start on the embedded default is timed.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isDeepStrictEqual } from 'node:util';
+import { request } from './client.js';
+import { PgStats, serverUrl } from './pg.js';
+import { createPlayer, createPlayers, type OperatorSpec, type Player } from './players.js';
+import { cpuSeconds, machineCpu, memoryMiB } from './proc-stats.js';
+import { PIPELINE_ENTRY, startNodeServer, startProvider, type ProviderProcess, type ServerProcess } from './processes.js';
+import { Counter, Latencies } from './stats.js';
+import { amountOf, newKey, pick, playBlackjack, playMines, playSettled, rng, settledParams, type Caller, type Rng, type SettledGame } from './strategies.js';
+import { PORT_BASE, startWorld, type World } from './world.js';
+
+export const SCENARIOS = ['dice-1', 'dice-64', 'mixed', 'mines', 'blackjack', 'retries', 'pipeline', 'scale', 'first-start'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export interface BenchOptions {
+  quick: boolean;
+  scenarios: ScenarioName[];
+  /** Concurrent players of the loaded scenarios (64). */
+  players: number;
+  warmupS: number;
+  durationS: number;
+  cpuProf?: string;
+  logLevel: string;
+  print: (line: string) => void;
+}
+
+export interface ScenarioResult {
+  name: string;
+  what: string;
+  players: number;
+  processes: number;
+  seconds: number;
+  /** Bets (settled bets, or whole Mines / Blackjack rounds) completed in the window. */
+  bets: number;
+  requests: number;
+  latency: { p50: number; p95: number; p99: number };
+  errors: Counter;
+  /** CPU ms per bet of the measured server process(es): the provider, or the pipeline. */
+  cpuMsPerBet: number;
+  /** Cores used in the window by each side. */
+  cores: { server: number[]; casino: number; postgres: number | null; redis: number; client: number; machine: number };
+  rssPeakMiB: number;
+  hwmMiB: number;
+  commitsPerBet: number;
+  statementsPerBet: number | null;
+  notes: string[];
+}
+
+export interface BenchReport {
+  machine: string;
+  results: ScenarioResult[];
+  firstStart?: { readyMs: number; hwmMiB: number; secondStartMs: number; secondHwmMiB: number };
+  statementsNote: string | null;
+}
+
+export const BENCH_OPERATOR: OperatorSpec = { operatorId: 'bench-usd', currency: 'USD', decimals: 2, secret: 'bench-usd-secret-0123456789abcdef', minBet: '0.01', stakeStep: '0.01', maxPayout: '100000000' };
+const PIPE_OPERATOR: OperatorSpec = { operatorId: 'bench-pipe', currency: 'USD', decimals: 2, secret: 'bench-pipe-secret-0123456789abcdef', minBet: '0.01', stakeStep: '0.01', maxPayout: '100000000' };
+const ONE = 100n; // 1.00 USD
+
+export function describeMachine(): string {
+  const cpus = os.cpus();
+  return `${os.type()} ${os.release()}, ${cpus.length} × ${cpus[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}`;
+}
+
+/* ------------------------------------------------------------------ the load loop */
+
+export interface LoadSpec {
+  name: string;
+  what: string;
+  players: number;
+  /** Origins the players hit (player i → origins[i % n]). */
+  origins: string[];
+  /** Server processes whose CPU and memory are measured. */
+  serverPids: () => number[];
+  /** One unit of work of player i; answers how many bets it completed. */
+  step: (i: number, call: Caller, r: Rng) => Promise<number>;
+}
+
+export interface Env {
+  world: World;
+  pg: PgStats;
+  opts: BenchOptions;
+}
+
+export async function runLoad(env: Env, spec: LoadSpec): Promise<ScenarioResult> {
+  const { opts } = env;
+  let phase: 'warmup' | 'measure' | 'stop' = 'warmup';
+  const lat = new Latencies();
+  const errors = new Counter();
+  let requests = 0;
+  let bets = 0;
+  const calls = (i: number): Caller => {
+    const origin = spec.origins[i % spec.origins.length]!;
+    return async (method, p, body) => {
+      const a = await request(origin, method, p, body);
+      if (phase === 'measure') {
+        requests += 1;
+        lat.add(a.ms);
+        if (a.status !== 200) errors.add(a.error ?? a.body.code ?? `HTTP_${a.status}`);
+      }
+      return a;
+    };
+  };
+  const workers = Array.from({ length: spec.players }, async (_, i) => {
+    const r = rng(1000 + i);
+    const call = calls(i);
+    while (phase !== 'stop') {
+      const n = await spec.step(i, call, r);
+      if (phase === 'measure') bets += n; // a bet counts when it completes inside the window
+    }
+  });
+
+  await sleep(opts.warmupS * 1000);
+  // The window: every counter read while the load runs on both ends.
+  const pids = spec.serverPids();
+  const cpu0 = pids.map(cpuSeconds);
+  const side = sideMeters(env);
+  const pg0 = await env.pg.counters();
+  const m0 = machineCpu();
+  const t0 = performance.now();
+  phase = 'measure';
+  let rssPeak = 0;
+  const sampler = setInterval(() => {
+    for (const pid of pids) rssPeak = Math.max(rssPeak, memoryMiB(pid)?.rss ?? 0);
+  }, 250);
+  await sleep(opts.durationS * 1000);
+  const seconds = (performance.now() - t0) / 1000;
+  const pg1 = await env.pg.counters();
+  const cpu1 = pids.map(cpuSeconds);
+  const m1 = machineCpu();
+  const sides = side.read(seconds);
+  clearInterval(sampler);
+  phase = 'stop';
+  await Promise.all(workers);
+
+  const serverCpu = cpu1.map((c, i) => c - cpu0[i]!);
+  const totalCpu = serverCpu.reduce((a, b) => a + b, 0);
+  const hwm = Math.max(...pids.map((p) => memoryMiB(p)?.peak ?? 0));
+  return {
+    name: spec.name,
+    what: spec.what,
+    players: spec.players,
+    processes: pids.length,
+    seconds,
+    bets,
+    requests,
+    latency: lat.summary(),
+    errors,
+    cpuMsPerBet: bets ? (totalCpu * 1000) / bets : NaN,
+    cores: { server: serverCpu.map((c) => c / seconds), ...sides, machine: (m1.busy - m0.busy) / seconds },
+    rssPeakMiB: rssPeak,
+    hwmMiB: hwm,
+    commitsPerBet: bets ? (pg1.commits - pg0.commits) / bets : NaN,
+    statementsPerBet: bets && pg1.statements !== null && pg0.statements !== null ? (pg1.statements - pg0.statements) / bets : null,
+    notes: [],
+  };
+}
+
+/** CPU of the other sides (casino, PostgreSQL, Redis, this client) over the window. */
+function sideMeters(env: Env) {
+  const casino = env.world.casinoProcess.pid;
+  const redis = env.world.redis.pid;
+  const pgPids = env.pg.clusterPids();
+  const c0 = cpuSeconds(casino);
+  const r0 = cpuSeconds(redis);
+  const p0 = new Map(pgPids.map((p) => [p, cpuSeconds(p)]));
+  const me0 = process.cpuUsage();
+  return {
+    read(seconds: number) {
+      const pgNow = env.pg.clusterPids();
+      const pgUsed = pgNow.length ? pgNow.reduce((a, p) => a + cpuSeconds(p) - (p0.get(p) ?? 0), 0) : null;
+      const me = process.cpuUsage(me0);
+      return {
+        casino: (cpuSeconds(casino) - c0) / seconds,
+        postgres: pgUsed === null ? null : pgUsed / seconds,
+        redis: (cpuSeconds(redis) - r0) / seconds,
+        client: (me.user + me.system) / 1e6 / seconds,
+      };
+    },
+  };
+}
+
+/* ------------------------------------------------------------------ scenarios */
+
+export function diceStep(players: Player[]) {
+  return async (i: number, call: Caller, r: Rng) => {
+    const o = await playSettled(call, players[i]!, 'dice', ONE, settledParams('dice', r));
+    return o.status === 'settled' ? 1 : 0;
+  };
+}
+
+function mixedStep(players: Player[]) {
+  return async (i: number, call: Caller, r: Rng) => {
+    const game = pick<SettledGame>(r, ['dice', 'limbo', 'plinko', 'keno']);
+    const o = await playSettled(call, players[i]!, game, ONE, settledParams(game, r));
+    return o.status === 'settled' ? 1 : 0;
+  };
+}
+
+const FINAL = ['settled', 'cashed_out', 'busted'];
+
+function minesStep(players: Player[]) {
+  return async (i: number, call: Caller, r: Rng) => {
+    const o = await playMines(call, players[i]!, r, { amount: ONE, mineCount: 3, reveals: 3 });
+    return o.status && FINAL.includes(o.status) ? 1 : 0;
+  };
+}
+
+function blackjackStep(players: Player[]) {
+  return async (i: number, call: Caller, r: Rng) => {
+    const o = await playBlackjack(call, players[i]!, r, { amount: ONE, policy: 'basic' });
+    return o.status && FINAL.includes(o.status) ? 1 : 0;
+  };
+}
+
+/** Dice where 10% of the bets are sent again with the same idempotency key; the replay must equal the original. */
+function retriesStep(players: Player[], mismatches: Counter) {
+  return async (i: number, call: Caller, r: Rng) => {
+    const p = players[i]!;
+    const body = { sessionId: p.sessionId, gameType: 'dice', amount: amountOf(p, ONE), idempotencyKey: newKey('bet'), params: settledParams('dice', r) };
+    const first = await call('POST', '/api/bets', body);
+    if (r() < 0.1) {
+      const again = await call('POST', '/api/bets', body);
+      if (again.status !== first.status || !isDeepStrictEqual(again.body, first.body)) mismatches.add('REPLAY_MISMATCH');
+      else mismatches.add('replays equal');
+    }
+    return first.body.roundStatus === 'settled' ? 1 : 0;
+  };
+}
+
+function pipelineStep(pipePlayers: { playerRef: string; launchToken: string }[]) {
+  return async (i: number, call: Caller) => {
+    const p = pipePlayers[i]!;
+    const a = await call('POST', '/bet', { playerRef: p.playerRef, launchToken: p.launchToken, amount: '1.00' });
+    return a.status === 200 ? 1 : 0;
+  };
+}
+
+/* ------------------------------------------------------------------ the run */
+
+export async function runBench(opts: BenchOptions): Promise<BenchReport> {
+  const print = opts.print;
+  const want = (s: ScenarioName) => opts.scenarios.includes(s);
+  const report: BenchReport = { machine: describeMachine(), results: [], statementsNote: null };
+  const needsWorld = opts.scenarios.some((s) => s !== 'first-start');
+  let world: World | null = null;
+  let pg: PgStats | null = null;
+  try {
+    if (needsWorld) {
+      world = await startWorld({
+        slot: 'bench',
+        providers: 1,
+        operators: [BENCH_OPERATOR, PIPE_OPERATOR],
+        logLevel: opts.logLevel,
+        ...(opts.cpuProf ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}`] } : {}),
+      });
+      print(`world: database ${world.db.name}, Redis ${world.redis.url}, casino ${world.casinoProcess.url}, provider ${world.providers[0]!.url}; logs in ${world.logDir}`);
+      pg = new PgStats(serverUrl(), world.db.name);
+      await pg.open();
+      report.statementsNote = pg.statementsNote;
+      if (pg.statementsNote) print(`note: statements per bet are n/a: ${pg.statementsNote}`);
+      const w = world;
+      const env: Env = { world: w, pg, opts };
+      const provider = w.providers[0]!;
+      const n = opts.players;
+      const players = await createPlayers(n, (i) =>
+        createPlayer(w.casino, () => provider.url, { index: i, playerRef: `bench-${i}`, operator: BENCH_OPERATOR, balance: '100000000.00' }),
+      );
+      const one = { serverPids: () => [provider.pid], origins: [provider.url] };
+      const run = async (spec: LoadSpec) => {
+        print(`\n▶ ${spec.name}: ${spec.what} (${spec.players} players, ${opts.warmupS}s warm-up + ${opts.durationS}s)`);
+        const res = await runLoad(env, spec);
+        report.results.push(res);
+        print(summaryLine(res));
+        return res;
+      };
+
+      if (want('dice-1')) await run({ name: 'dice ×1', what: 'dice bets, one player', players: 1, step: diceStep(players), ...one });
+      let dice64: ScenarioResult | null = null;
+      if (want('dice-64') || want('scale')) dice64 = await run({ name: `dice ×${n}`, what: 'dice bets, each player its own session', players: n, step: diceStep(players), ...one });
+      if (want('mixed')) await run({ name: `mixed ×${n}`, what: 'dice, limbo, plinko, keno at random', players: n, step: mixedStep(players), ...one });
+      if (want('mines')) await run({ name: `mines ×${n}`, what: 'Mines rounds: start → 3 reveals → cashout (3 mines; a bust ends early)', players: n, step: minesStep(players), ...one });
+      if (want('blackjack')) await run({ name: `blackjack ×${n}`, what: 'Blackjack rounds by basic strategy', players: n, step: blackjackStep(players), ...one });
+      if (want('retries')) {
+        const mismatches = new Counter();
+        const res = await run({ name: `retries ×${n}`, what: 'dice, 10% of bets resent with the same idempotency key', players: n, step: retriesStep(players, mismatches), ...one });
+        res.notes.push(`identical retries: ${mismatches.get('replays equal')} answered exactly as the original, ${mismatches.get('REPLAY_MISMATCH')} differed`);
+        if (mismatches.get('REPLAY_MISMATCH')) res.errors.add('REPLAY_MISMATCH', mismatches.get('REPLAY_MISMATCH'));
+        print(`  ${res.notes.at(-1)}`);
+      }
+      if (want('pipeline')) {
+        const pipe = await startPipelineProcess(w);
+        try {
+          const pipePlayers = [];
+          for (let i = 0; i < n; i++) {
+            const ref = `pipe-${i}`;
+            await w.casino.createPlayer(ref, 'USD', '100000000.00');
+            pipePlayers.push({ playerRef: ref, launchToken: await w.casino.launchToken(ref, PIPE_OPERATOR.operatorId) });
+          }
+          const spec = { serverPids: () => [pipe.pid], origins: [pipe.url], step: pipelineStep(pipePlayers) };
+          await run({ name: 'pipeline ×1', what: 'bare I/O pipeline, one connection', players: 1, ...spec });
+          await run({ name: `pipeline ×${n}`, what: `bare I/O pipeline, ${n} connections`, players: n, ...spec });
+        } finally {
+          await pipe.stop();
+        }
+      }
+      if (want('scale')) {
+        const second = await w.addProvider();
+        const res = await run({
+          name: `dice ×${n} on 2 processes`,
+          what: 'dice bets, players split over two provider processes (round-robin)',
+          players: n,
+          step: diceStep(players),
+          serverPids: () => [provider.pid, second.pid],
+          origins: [provider.url, second.url],
+        });
+        if (dice64) res.notes.push(`scale-out: ${(res.bets / res.seconds / (dice64.bets / dice64.seconds)).toFixed(2)}× one process`);
+        await second.stop();
+      }
+      if (opts.cpuProf) print(`\nCPU profiles are written to ${opts.cpuProf} when the provider stops.`);
+    }
+    if (want('first-start')) {
+      print('\n▶ first start on the embedded default (no DATABASE_URL, no REDIS_URL, a fresh DATA_DIR)');
+      report.firstStart = await firstStart(PORT_BASE + 6);
+      print(`  /health 200 after ${report.firstStart.readyMs} ms, peak RSS ${report.firstStart.hwmMiB.toFixed(0)} MiB; a second start on the same DATA_DIR: ${report.firstStart.secondStartMs} ms, ${report.firstStart.secondHwmMiB.toFixed(0)} MiB`);
+    }
+  } finally {
+    await pg?.close();
+    await world?.stop();
+  }
+  return report;
+}
+
+/** The pipeline in its own process, on the world's PostgreSQL, Redis and casino. */
+function startPipelineProcess(w: World): Promise<ServerProcess> {
+  return startNodeServer({
+    name: 'pipeline',
+    entry: PIPELINE_ENTRY,
+    port: w.port(4),
+    logDir: w.logDir,
+    healthPath: '/health',
+    env: {
+      DATABASE_URL: w.db.url,
+      REDIS_URL: w.redis.url,
+      WALLET_URL: w.casinoProcess.url,
+      OPERATOR_ID: PIPE_OPERATOR.operatorId,
+      OPERATOR_SECRET: PIPE_OPERATOR.secret,
+      CURRENCY: 'USD',
+    },
+  });
+}
+
+/** issue 14 item 5: spawn → /health 200 on the embedded default, and the peak RSS; then a second start. */
+export async function firstStart(port: number): Promise<{ readyMs: number; hwmMiB: number; secondStartMs: number; secondHwmMiB: number }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'gp-first-start-'));
+  const logDir = path.join(dataDir, 'logs');
+  const env = { DATA_DIR: path.join(dataDir, 'data'), METRICS_PORT: String(port + 1) };
+  const once = async (name: string) => {
+    const p: ProviderProcess = await startProvider({ name, port, env, logDir, readyTimeoutMs: 180_000 });
+    await sleep(300);
+    const hwm = memoryMiB(p.pid)?.peak ?? NaN;
+    const readyMs = p.readyAfterMs;
+    await p.stop(10_000);
+    return { readyMs, hwm };
+  };
+  try {
+    const first = await once('first-start');
+    const second = await once('second-start');
+    return { readyMs: first.readyMs, hwmMiB: first.hwm, secondStartMs: second.readyMs, secondHwmMiB: second.hwm };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/* ------------------------------------------------------------------ printing */
+
+const f = (v: number | null | undefined, d = 1) => (v === null || v === undefined || Number.isNaN(v) ? 'n/a' : v.toFixed(d));
+
+export function summaryLine(r: ScenarioResult): string {
+  return `  ${f(r.bets / r.seconds)} bets/s (${f(r.requests / r.seconds)} req/s), p50 ${f(r.latency.p50)} ms, p95 ${f(r.latency.p95)} ms, p99 ${f(r.latency.p99)} ms, errors ${r.errors.total()}${r.errors.total() ? ` (${r.errors.toString()})` : ''}, CPU ${f(r.cpuMsPerBet, 2)} ms/bet, RSS peak ${f(r.rssPeakMiB, 0)} MiB (VmHWM ${f(r.hwmMiB, 0)}), commits/bet ${f(r.commitsPerBet, 2)}, statements/bet ${f(r.statementsPerBet, 1)}`;
+}
+
+export function resultRows(results: ScenarioResult[]): string[][] {
+  const rows = [['scenario', 'players', 'bets/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'CPU ms/bet', 'RSS MiB', 'commits/bet', 'stmts/bet', 'server cores', 'casino', 'postgres', 'machine']];
+  for (const r of results) {
+    rows.push([
+      r.name,
+      String(r.players),
+      f(r.bets / r.seconds),
+      f(r.latency.p50),
+      f(r.latency.p95),
+      f(r.latency.p99),
+      String(r.errors.total()),
+      f(r.cpuMsPerBet, 2),
+      f(r.rssPeakMiB, 0),
+      f(r.commitsPerBet, 2),
+      f(r.statementsPerBet, 1),
+      r.cores.server.map((c) => f(c, 2)).join('+'),
+      f(r.cores.casino, 2),
+      f(r.cores.postgres, 2),
+      f(r.cores.machine, 2),
+    ]);
+  }
+  return rows;
+}
+
+/** The comparisons of issue 14: ratio to the pipeline, scale-out, targets. */
+export function comparisons(report: BenchReport): string[] {
+  const by = (prefix: string) => report.results.find((r) => r.name.startsWith(prefix));
+  const rate = (r: ScenarioResult | undefined) => (r ? r.bets / r.seconds : NaN);
+  const lines: string[] = [];
+  const dice1 = by('dice ×1');
+  const dice64 = report.results.find((r) => r.name.startsWith('dice ×') && !r.name.includes('processes') && r.players > 1);
+  const pipe1 = by('pipeline ×1');
+  const pipe64 = report.results.find((r) => r.name.startsWith('pipeline ×') && r.players > 1);
+  const two = report.results.find((r) => r.name.includes('2 processes'));
+  if (dice64 && pipe64) lines.push(`dice ×${dice64.players} / pipeline ×${pipe64.players}: ${f(rate(dice64) / rate(pipe64), 2)} of the bare pipeline's bets/s (target ≥ 0.8); p99 ${f(dice64.latency.p99)} ms (target ≤ 100), errors ${dice64.errors.total()} (target 0)`);
+  if (dice1 && pipe1) lines.push(`dice ×1 / pipeline ×1: ${f(rate(dice1) / rate(pipe1), 2)}; one player p99 ${f(dice1.latency.p99)} ms (target ≤ 10)`);
+  if (dice64) lines.push(`provider CPU per settled dice bet: ${f(dice64.cpuMsPerBet, 2)} ms (target ≤ 1 ms)`);
+  const peak = Math.max(...report.results.filter((r) => !r.name.startsWith('pipeline')).map((r) => r.rssPeakMiB));
+  if (Number.isFinite(peak)) lines.push(`peak RSS of a provider process under load: ${f(peak, 0)} MiB (target ≤ 250 MiB)`);
+  if (two && dice64) {
+    lines.push(
+      `scale-out: ${f(rate(dice64))} bets/s on one process → ${f(rate(two))} on two = ${f(rate(two) / rate(dice64), 2)}× (target ≥ 1.6× where cores allow); ` +
+        `one process: provider ${f(dice64.cores.server[0], 2)} cores, casino ${f(dice64.cores.casino, 2)}, PostgreSQL ${f(dice64.cores.postgres, 2)}, Redis ${f(dice64.cores.redis, 2)}, client ${f(dice64.cores.client, 2)}, machine ${f(dice64.cores.machine, 2)} of ${os.cpus().length}; ` +
+        `two processes: providers ${two.cores.server.map((c) => f(c, 2)).join(' + ')} cores, casino ${f(two.cores.casino, 2)}, PostgreSQL ${f(two.cores.postgres, 2)}, Redis ${f(two.cores.redis, 2)}, client ${f(two.cores.client, 2)}, machine ${f(two.cores.machine, 2)} of ${os.cpus().length}`,
+    );
+  }
+  if (report.firstStart) lines.push(`first start on the embedded default: /health after ${report.firstStart.readyMs} ms, peak RSS ${f(report.firstStart.hwmMiB, 0)} MiB (target ≤ 400 MiB)`);
+  return lines;
+}

@@ -1,0 +1,147 @@
+/**
+ * The PostgreSQL side of a harness run: a fresh database per run on the server of
+ * TEST_DATABASE_URL, and the server's own counters (pg_stat_database, pg_stat_statements,
+ * pg_stat_activity), read over a connection to the maintenance database so our own reads never
+ * count as the provider's work.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { childrenOf, parentPid } from './proc-stats.js';
+
+export const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export function serverUrl(): string {
+  return process.env.TEST_DATABASE_URL ?? DEFAULT_PG;
+}
+
+export function databaseUrl(base: string, name: string): string {
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+export interface RunDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A new empty database `<prefix><random>`; stale databases of the same prefix that nobody is
+ * connected to (a crashed earlier run) are dropped first. The provider migrates it at start.
+ */
+export async function createRunDatabase(prefix: string, base = serverUrl()): Promise<RunDatabase> {
+  const name = `${prefix}${randomBytes(5).toString('hex')}`;
+  await withClient(base, async (c) => {
+    const stale = await c.query<{ datname: string }>(
+      `SELECT datname FROM pg_database d WHERE datname LIKE $1 AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)`,
+      [`${prefix}%`],
+    );
+    for (const { datname } of stale.rows) await c.query(`DROP DATABASE IF EXISTS ${ident(datname)}`);
+    await c.query(`CREATE DATABASE ${ident(name)}`);
+  });
+  return {
+    name,
+    url: databaseUrl(base, name),
+    drop: () => withClient(base, (c) => c.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`).then(() => undefined)),
+  };
+}
+
+export interface PgCounters {
+  commits: number;
+  rollbacks: number;
+  /** Statements executed in the database (pg_stat_statements calls); null without the extension. */
+  statements: number | null;
+}
+
+/** Reads the server's counters of one database; keep one per run (it holds a connection). */
+export class PgStats {
+  private client: pg.Client | null = null;
+  private oid = 0;
+  /** Why statements are not counted, when they are not. */
+  statementsNote: string | null = null;
+  /** pid of the postmaster (for the CPU of the whole cluster); null when it cannot be seen. */
+  postmasterPid: number | null = null;
+
+  constructor(
+    private readonly base: string,
+    private readonly dbName: string,
+  ) {}
+
+  async open(): Promise<void> {
+    this.client = new pg.Client({ connectionString: this.base });
+    await this.client.connect();
+    const db = await this.client.query<{ oid: number }>('SELECT oid FROM pg_database WHERE datname = $1', [this.dbName]);
+    this.oid = Number(db.rows[0]?.oid ?? 0);
+    const preload = await this.client.query<{ v: string }>(`SELECT current_setting('shared_preload_libraries') AS v`);
+    if (!preload.rows[0]?.v.includes('pg_stat_statements')) {
+      this.statementsNote =
+        "pg_stat_statements is not loaded: add shared_preload_libraries = 'pg_stat_statements' to postgresql.conf, restart PostgreSQL, then CREATE EXTENSION pg_stat_statements in the database of TEST_DATABASE_URL";
+    } else {
+      try {
+        await this.client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+        await this.client.query('SELECT 1 FROM pg_stat_statements LIMIT 1');
+      } catch (err) {
+        this.statementsNote = `pg_stat_statements is loaded but cannot be read: ${(err as Error).message}`;
+      }
+    }
+    const me = await this.client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const backend = Number(me.rows[0]?.pid ?? 0);
+    // Only when PostgreSQL runs on this machine (our backend is a process we can see).
+    this.postmasterPid = backend ? parentPid(backend) : null;
+  }
+
+  async counters(): Promise<PgCounters> {
+    const c = this.client!;
+    await c.query('SELECT pg_stat_clear_snapshot()');
+    const d = await c.query<{ xact_commit: string; xact_rollback: string }>('SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datid = $1', [this.oid]);
+    let statements: number | null = null;
+    if (!this.statementsNote) {
+      const s = await c.query<{ calls: string | null }>('SELECT sum(calls)::text AS calls FROM pg_stat_statements WHERE dbid = $1', [this.oid]);
+      statements = Number(s.rows[0]?.calls ?? 0);
+    }
+    return { commits: Number(d.rows[0]?.xact_commit ?? 0), rollbacks: Number(d.rows[0]?.xact_rollback ?? 0), statements };
+  }
+
+  /** Connections to the run's database now. */
+  async connections(): Promise<number> {
+    const r = await this.client!.query<{ n: string }>('SELECT count(*)::text AS n FROM pg_stat_activity WHERE datname = $1', [this.dbName]);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  /** The postmaster and its children (backends, writers): the cluster's CPU. */
+  clusterPids(): number[] {
+    if (!this.postmasterPid) return [];
+    return [this.postmasterPid, ...childrenOf(this.postmasterPid)];
+  }
+
+  async close(): Promise<void> {
+    await this.client?.end().catch(() => undefined);
+    this.client = null;
+  }
+}
+
+/** Counts rows of a table of the run's database (its own short connection). */
+export async function countRows(url: string, table: string): Promise<number> {
+  return withClient(url, async (c) => {
+    const r = await c.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${ident(table)}`);
+    return Number(r.rows[0]?.n ?? 0);
+  });
+}
+
+/** A small pool on the run's database for the bank check and the drain loop. */
+export function runPool(url: string): pg.Pool {
+  return new pg.Pool({ connectionString: url, max: 4 });
+}

@@ -1,0 +1,91 @@
+/**
+ * What the kernel says about a process and the machine (Linux /proc): CPU time (user + system)
+ * of a pid, its resident memory now (VmRSS) and at its peak (VmHWM), and the machine's busy
+ * CPU time. No sampling inside the measured process: it is read from outside.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+let ticksPerSecond = 0;
+function clockTicks(): number {
+  if (!ticksPerSecond) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/** Fields of /proc/<pid>/stat after the command name (which may hold spaces). */
+function statFields(pid: number): string[] | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return text.slice(text.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds (user + system) the process has used so far; 0 when it is gone. */
+export function cpuSeconds(pid: number): number {
+  const f = statFields(pid);
+  if (!f) return 0;
+  // after the name: state(0) ppid(1) ... utime(11) stime(12)
+  return (Number(f[11]) + Number(f[12])) / clockTicks();
+}
+
+export function parentPid(pid: number): number | null {
+  const f = statFields(pid);
+  return f ? Number(f[1]) : null;
+}
+
+/** VmRSS and VmHWM (peak resident set) in MiB; null when the process is gone. */
+export function memoryMiB(pid: number): { rss: number; peak: number } | null {
+  try {
+    const text = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+    return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return null;
+  }
+}
+
+/** Busy and total CPU seconds of the whole machine (every core) since boot. */
+export function machineCpu(): { busy: number; total: number; cores: number } {
+  const text = readFileSync('/proc/stat', 'utf8');
+  const first = text.split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const total = first.reduce((a, b) => a + b, 0);
+  const idle = (first[3] ?? 0) + (first[4] ?? 0); // idle + iowait
+  const cores = text.split('\n').filter((l) => /^cpu\d+ /.test(l)).length;
+  return { busy: (total - idle) / clockTicks(), total: total / clockTicks(), cores };
+}
+
+/** The pids whose parent is `ppid` (e.g. the backends of a PostgreSQL postmaster). */
+export function childrenOf(ppid: number): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    if (parentPid(Number(entry)) === ppid) out.push(Number(entry));
+  }
+  return out;
+}
+
+/**
+ * CPU seconds of a group of processes between two readings. Processes that exit between the
+ * readings lose what they used since the first reading (long-lived pools make that small).
+ */
+export class CpuMeter {
+  private start = new Map<number, number>();
+  constructor(private readonly pids: () => number[]) {}
+  begin(): void {
+    this.start = new Map(this.pids().map((p) => [p, cpuSeconds(p)]));
+  }
+  /** CPU seconds used since begin(). */
+  used(): number {
+    let sum = 0;
+    for (const p of this.pids()) sum += cpuSeconds(p) - (this.start.get(p) ?? 0);
+    return Math.max(0, sum);
+  }
+}
