@@ -28,7 +28,7 @@ const envSchema = z.object({
   DEMO_OPERATOR: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_BASE_URL: optionalText,
-  RATE_LIMIT_AUTH_FAILURES_PER_MIN: z.coerce.number().int().min(1).max(100_000).default(20),
+  RATE_LIMIT_AUTH_FAILURES_PER_MIN: z.coerce.number().int().min(1).max(1_000_000_000).default(20),
   /** false: only check the database is at the latest migration (pods in Kubernetes; a Job migrates). */
   MIGRATE_ON_START: z.enum(['true', 'false', '1', '0', '']).default('true').transform((v) => v !== 'false' && v !== '0'),
 });

@@ -1,6 +1,7 @@
 /** Data access for the operators table. Secrets are sealed on the way in and opened on request. */
 import { CURRENCY_DECIMALS, type CurrencyCode } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
+import { memo } from '../infra/memo.js';
 import type { SecretBox } from '../infra/secret-box.js';
 import { toBigInt, toIso, toNullableBigInt, type Queryable } from '../store/db.js';
 import type { GameType } from '@gp/game-core/games';
@@ -64,7 +65,27 @@ export interface OperatorWrite {
   enabled: boolean;
 }
 
-export function createOperatorStore(box: SecretBox) {
+/**
+ * The operator store. Profiles are read on every bet, so each is kept in memory for
+ * `cacheMs` (default 1 s): a change made on this pod applies at once, one made on another pod
+ * within that time (DECISIONS.md). The secret stays sealed in the database.
+ */
+export function createOperatorStore(box: SecretBox, opts: { cacheMs?: number } = {}) {
+  const cache = memo<string, OperatorWithSecret | null>({ max: 10_000, ttlMs: opts.cacheMs ?? 1000 });
+  const load = async (db: Queryable, operatorId: string): Promise<OperatorWithSecret | null> => {
+    const known = cache.get(operatorId);
+    if (known !== undefined) return known;
+    const row = await db<OperatorRow>('operators').where({ operator_id: operatorId }).first();
+    const op = row ? { ...fromRow(row), sharedSecret: box.open(row.secret_enc) } : null;
+    cache.set(operatorId, op);
+    return op;
+  };
+  const withoutSecret = (op: OperatorWithSecret | null): Operator | null => {
+    if (!op) return null;
+    const { sharedSecret: _secret, ...rest } = op;
+    return rest;
+  };
+
   const toRow = (op: OperatorWrite) => ({
     operator_id: op.operatorId,
     tenant_id: op.tenantId,
@@ -84,12 +105,10 @@ export function createOperatorStore(box: SecretBox) {
 
   return {
     async get(db: Queryable, operatorId: string): Promise<Operator | null> {
-      const row = await db<OperatorRow>('operators').where({ operator_id: operatorId }).first();
-      return row ? fromRow(row) : null;
+      return withoutSecret(await load(db, operatorId));
     },
     async getWithSecret(db: Queryable, operatorId: string): Promise<OperatorWithSecret | null> {
-      const row = await db<OperatorRow>('operators').where({ operator_id: operatorId }).first();
-      return row ? { ...fromRow(row), sharedSecret: box.open(row.secret_enc) } : null;
+      return load(db, operatorId);
     },
     async list(db: Queryable): Promise<Operator[]> {
       const rows = await db<OperatorRow>('operators').orderBy('operator_id');
@@ -116,11 +135,13 @@ export function createOperatorStore(box: SecretBox) {
         throw err;
       }
       if (!saved) throw new Error('operator upsert returned nothing');
+      cache.delete(op.operatorId);
       return { operator: fromRow(saved), created: saved.created };
     },
     /** Insert only when missing (the demo operator). */
     async insertIfMissing(db: Queryable, op: OperatorWrite): Promise<void> {
       await db('operators').insert(toRow(op)).onConflict('operator_id').ignore();
+      cache.delete(op.operatorId);
     },
   };
 }

@@ -1,19 +1,21 @@
 /**
  * POST /api/bets: dice, limbo, plinko and keno, settled in one request (SPEC.md endpoint rules
- * 1–4, CONTRACT.md §3, §10, §13). The key is looked up first; a new key meets every check that
- * can be made before money moves; then nonce + round + debit record (one transaction with the
- * idempotency key) → debit → settle → credit → final, on the money path.
+ * 1–4, CONTRACT.md §3, §10, §13). The checks that can be made before money moves come first;
+ * then, on the money path, three statements: open (nonce + round + debit recorded + the key
+ * claimed), the debit confirmed with the result fixed and the credit recorded, the credit
+ * answered with the final status and the request's answer stored. A key already used replays
+ * its answer (idempotency.ts).
  */
 import { floats } from '@gp/game-core/fairness';
 import { isInstantGame, prepareInstantBet, type GameType } from '@gp/game-core/games';
 import { applyMultiplier, checkMaxPayout, checkStake, parseAmount } from '@gp/game-core/money';
-import { AppError, asAppError } from '../errors.js';
-import { claimKey, runIdempotent, scopeOf } from './idempotency.js';
-import { closeRound, debitOpenedRound, insertRoundWithDebit, rollbackRound } from './money-path.js';
+import { AppError } from '../errors.js';
+import { runIdempotent, scopeOf, StoredAnswer } from './idempotency.js';
+import { creditAndFinish, debitAndSettle, openRound } from './money-path.js';
 import { openingChecks, type RoundDeps } from './round-actions.js';
-import type { Round } from './round-store.js';
+import { getRound, type Round } from './round-store.js';
 import { isFailed } from './round-status.js';
-import { betView, failedRoundError } from './round-view.js';
+import { betView, betViewOf, failedRoundError, type BetView } from './round-view.js';
 
 export interface PlaceBetInput {
   sessionId: string;
@@ -25,12 +27,12 @@ export interface PlaceBetInput {
 }
 
 /** The answer a key gives once its round has moved on (a pending round that finished). */
-async function betAnswer(deps: RoundDeps, round: Round) {
+async function betAnswer(deps: RoundDeps, round: Round): Promise<BetView> {
   if (isFailed(round)) throw failedRoundError(round);
   return betView(deps.db, round);
 }
 
-export async function placeBet(deps: RoundDeps, input: PlaceBetInput) {
+export async function placeBet(deps: RoundDeps, input: PlaceBetInput): Promise<BetView> {
   if (!isInstantGame(input.gameType)) {
     throw new AppError('VALIDATION_ERROR', `${input.gameType} is played through its active-round endpoints, not POST /api/bets`);
   }
@@ -47,32 +49,20 @@ export async function placeBet(deps: RoundDeps, input: PlaceBetInput) {
       const { operator } = await openingChecks(deps, session, bet.gameType);
       checkStake(amount, operator);
       checkMaxPayout(amount, bet.maxMultiplier4, operator);
-      const opened = await deps.db.transaction(async (tx) => {
-        const o = await insertRoundWithDebit(tx, deps, { session, operator, gameType: bet.gameType, amount, params: bet.params, clientSeed: input.clientSeed });
-        await claimKey(tx, scope, o.round.roundId);
-        return o;
+      const opened = await openRound(deps, { session, operator, gameType: bet.gameType, amount, params: bet.params, clientSeed: input.clientSeed }, { claim: scope });
+      const { round } = opened;
+      const closed = await debitAndSettle(deps, operator, opened, session.launchToken, () => {
+        const settled = bet.settle(floats(opened.serverSeed, round.clientSeed, round.nonce, bet.floatsNeeded));
+        return { ...settled, payout: applyMultiplier(amount, settled.multiplier4) };
       });
-      const round = opened.round;
-      const debitBalance = await debitOpenedRound(deps, operator, opened);
-
-      let settled: { result: unknown; multiplier4: bigint };
-      try {
-        settled = bet.settle(floats(opened.serverSeed, round.clientSeed, round.nonce, bet.floatsNeeded));
-      } catch (err) {
-        // Settlement failed after the debit (SPEC.md endpoint rule 2, e.g. dice's window): roll back, answer with the round.
-        const error = asAppError(err) ?? new AppError('INTERNAL_ERROR', 'the bet could not be settled');
-        const status = await rollbackRound(deps, operator, round, ['debit_requested'], `settlement failed: ${error.code}`, error);
-        throw error.withRound(round.roundId, status);
-      }
-      const closed = await closeRound(deps, operator, round, {
-        from: ['debit_requested'],
-        result: settled.result,
-        multiplier4: settled.multiplier4,
-        payout: applyMultiplier(amount, settled.multiplier4),
-        closeStatus: 'settled',
-        launchToken: session.launchToken,
-      });
-      return betView(deps.db, closed.round, { balance: closed.balance ?? debitBalance });
+      // null: the retry job took the round over meanwhile (its lease ran out): answer what it became.
+      if (!closed) return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
+      const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
+      const finished = await creditAndFinish(deps, operator, closed.round, closed.credit, scope, (final, credit, balance) =>
+        betViewOf(final, [closed.debit, credit], pair, { balance: balance ?? closed.balance }),
+      );
+      if (finished) return new StoredAnswer(finished.answer);
+      return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
     },
   });
 }

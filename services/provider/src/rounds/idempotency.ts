@@ -18,6 +18,8 @@ export interface IdempotencyScope {
   sessionId: string;
   key: string;
   requestHash: string;
+  /** Set once this request has claimed the key (in the statement or transaction that first writes). */
+  claimed?: boolean;
 }
 
 interface RecordRow {
@@ -51,7 +53,13 @@ export function requestHash(value: unknown): string {
   return createHash('sha256').update(stringifyJson(canonical(value))).digest('hex');
 }
 
-class KeyTaken extends Error {}
+/** The key was claimed by another request (a duplicate, a retry): the caller answers by replay. */
+export class KeyTaken extends Error {}
+
+/** An answer the executor already stored with its key (in the statement that finished the round). */
+export class StoredAnswer<T> {
+  constructor(readonly value: T) {}
+}
 
 const PENDING_ANSWERS: readonly string[] = ['credit_pending', 'rollback_pending'];
 
@@ -65,15 +73,11 @@ export async function claimKey(tx: Tx, scope: IdempotencyScope, roundId: string)
       request_hash: scope.requestHash,
       round_id: roundId,
     });
+    scope.claimed = true;
   } catch (err) {
     if (isUniqueViolation(err)) throw new KeyTaken();
     throw err;
   }
-}
-
-/** Inside a lock: a key someone else claimed meanwhile sends the caller to the replay path. */
-export async function assertKeyFree(db: Queryable, scope: IdempotencyScope): Promise<void> {
-  if (await findRecord(db, scope)) throw new KeyTaken();
 }
 
 /** Stores the answer of a claimed key (a 200 body, or an error that carries its round). */
@@ -109,29 +113,41 @@ function storedAnswer<T>(row: RecordRow): T {
 export interface IdempotentRun<T> {
   scope: IdempotencyScope;
   waitMs: number;
-  /** Does the work; must call claimKey(tx, scope, roundId) in the transaction that first writes. */
-  execute(): Promise<T>;
+  /**
+   * Does the work; must claim the key (claimKey, or the statement that opens the round) where it
+   * first writes, so a request refused before any wallet call stores nothing. May answer a
+   * StoredAnswer when it stored the answer with the key itself.
+   */
+  execute(): Promise<T | StoredAnswer<T>>;
   /** The answer for a key whose round moved on since its answer was stored. */
   fromRound(round: Round): Promise<T>;
 }
 
+/**
+ * Runs a request once per key. Optimistic: the work starts at once and claims the key where it
+ * first writes; a key already taken (a retry, a concurrent duplicate) sends the request to the
+ * replay of the first one's answer. A request refused before it claimed the key (a check that
+ * can change over time, a state that moved on) first looks for the key: a key that already
+ * reached the wallet answers with its round (CONTRACT.md §13), never with a fresh refusal.
+ */
 export async function runIdempotent<T>(db: Db, run: IdempotentRun<T>): Promise<T> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const existing = await findRecord(db, run.scope);
-    if (existing) return replay(db, run, existing);
-    try {
-      const answer = await run.execute();
-      await completeKey(db, run.scope, { status: 200, body: answer, roundStatus: roundStatusOf(answer) });
-      return answer;
-    } catch (err) {
-      if (err instanceof KeyTaken) continue;
-      if (err instanceof AppError && typeof err.extras.roundId === 'string') {
-        await completeKey(db, run.scope, { status: err.statusCode, body: errorBody(err), roundStatus: String(err.extras.roundStatus ?? '') || null });
-      }
+  try {
+    const answer = await run.execute();
+    if (answer instanceof StoredAnswer) return answer.value;
+    await completeKey(db, run.scope, { status: 200, body: answer, roundStatus: roundStatusOf(answer) });
+    return answer;
+  } catch (err) {
+    if (!run.scope.claimed) {
+      const existing = await findRecord(db, run.scope);
+      if (existing) return replay(db, run, existing);
+      if (err instanceof KeyTaken) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'this idempotency key is being processed by another request');
       throw err;
     }
+    if (err instanceof AppError && typeof err.extras.roundId === 'string') {
+      await completeKey(db, run.scope, { status: err.statusCode, body: errorBody(err), roundStatus: String(err.extras.roundStatus ?? '') || null });
+    }
+    throw err;
   }
-  throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'this idempotency key is being processed by another request');
 }
 
 function roundStatusOf(answer: unknown): string | null {

@@ -22,26 +22,31 @@ import { randomUUID } from 'node:crypto';
 import { amountJson } from '@gp/game-core/money';
 import type { GameType } from '@gp/game-core/games';
 import type { Config } from '../config.js';
-import { AppError, type ErrorCode } from '../errors.js';
+import { AppError, asAppError, type ErrorCode } from '../errors.js';
 import { stringifyJson } from '../infra/json.js';
 import type { SecretBox } from '../infra/secret-box.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { OperatorStore } from '../operators/operator-store.js';
-import { rememberBalance } from '../sessions/player-balances.js';
 import { readCasinoBalance, type SessionWithToken } from '../sessions/sessions.js';
 import { storableText, type Db, type Queryable, type Tx } from '../store/db.js';
-import { reserveNonce } from '../store/seed-pairs.js';
+import { currentSeedPair } from '../store/seed-pairs.js';
+import type { IdempotencyScope } from './idempotency.js';
 import { isCleanRefusal, outcomeError, type WalletClient, type WalletOutcome, type WalletPath } from '../wallet/wallet-client.js';
 import {
   getCallback,
   getRound,
   insertCallback,
-  insertRound,
+  openRoundWithDebit,
+  storeCreditAndFinish,
+  storeDebitAndClose,
   leaseActiveRound,
   markCallbackUnanswered,
   recordCallbackResult,
   updateRound,
+  type BalanceReport,
   type Callback,
+  type CallbackResult,
+  type NewCallback,
   type CallbackStatus,
   type Round,
 } from './round-store.js';
@@ -123,10 +128,10 @@ interface CallbackRecord {
   body: Record<string, unknown>;
 }
 
-/** Records a callback (its exact body sealed, a masked copy for the audit) before it is sent. An existing key answers the existing row. */
-async function recordCallback(db: Queryable, deps: MoneyDeps, operator: OperatorWithSecret, round: Round, c: CallbackRecord): Promise<Callback> {
+/** A callback as it is recorded: its exact body sealed (a retry sends these bytes again), a masked copy for the audit. */
+function newCallback(deps: MoneyDeps, operator: OperatorWithSecret, round: RoundRef, c: CallbackRecord): NewCallback {
   const path: WalletPath = `/wallet/${c.operation}`;
-  return insertCallback(db, {
+  return {
     roundId: round.roundId,
     operatorId: round.operatorId,
     playerRef: round.playerRef,
@@ -140,30 +145,59 @@ async function recordCallback(db: Queryable, deps: MoneyDeps, operator: Operator
     url: `${operator.callbackBaseUrl}${path}`,
     requestBody: masked(c.body),
     requestBodyEnc: deps.box.seal(stringifyJson(c.body)),
-  });
+  };
+}
+
+/** Records a callback before it is sent. An existing key answers the existing row. */
+async function recordCallback(db: Queryable, deps: MoneyDeps, operator: OperatorWithSecret, round: Round, c: CallbackRecord): Promise<Callback> {
+  return insertCallback(db, newCallback(deps, operator, round, c));
+}
+
+/** One attempt at a recorded callback (with its one retry): what came back, as it will be stored. */
+interface Attempt {
+  outcome: WalletOutcome;
+  status: CallbackStatus;
+  result: CallbackResult;
+  balance: BalanceReport | null;
 }
 
 /**
- * Sends a recorded callback (again) with its original key and body bytes, and stores what came
- * back (as text it can be: a hostile answer cannot fail the money path). Debits are not retried
- * after the call: without a positive answer they are rolled back.
+ * Sends a recorded callback (again) with its original key and body bytes, and classifies what
+ * came back (as text it can be stored: a hostile answer cannot fail the money path). Debits are
+ * not retried after the call: without a positive answer they are rolled back.
  */
-async function sendCallback(deps: MoneyDeps, operator: OperatorWithSecret, cb: Callback): Promise<{ outcome: WalletOutcome; status: CallbackStatus; balance: bigint | null }> {
+async function attempt(deps: MoneyDeps, operator: OperatorWithSecret, cb: Callback): Promise<Attempt> {
   const outcome = await deps.wallet.call(operator, cb.path as WalletPath, deps.box.open(cb.requestBodyEnc), cb.idempotencyKey);
   const status: CallbackStatus = outcome.kind === 'confirmed' ? 'succeeded' : cb.operation === 'debit' ? 'failed' : 'pending';
   const balance = balanceFrom(outcome, cb);
-  if (balance !== null) await rememberBalance(deps.db, { operatorId: cb.operatorId, playerRef: cb.playerRef, currency: cb.currency, balance });
   const txId = outcome.response?.casinoTransactionId;
-  await recordCallbackResult(deps.db, cb.id, {
+  return {
+    outcome,
     status,
-    attempts: outcome.attempts,
-    statusCode: outcome.statusCode,
-    responseBody: outcome.responseText === null ? null : storableText(outcome.responseText),
-    errorCode: outcome.errorCode,
-    errorMessage: outcome.errorMessage === null ? null : storableText(outcome.errorMessage, 500),
-    casinoTransactionId: typeof txId === 'string' || typeof txId === 'number' ? storableText(String(txId), 200) : null,
-  });
-  return { outcome, status, balance };
+    balance: balance === null ? null : { operatorId: cb.operatorId, playerRef: cb.playerRef, currency: cb.currency, balance },
+    result: {
+      status,
+      attempts: outcome.attempts,
+      statusCode: outcome.statusCode,
+      responseBody: outcome.responseText === null ? null : storableText(outcome.responseText),
+      errorCode: outcome.errorCode,
+      errorMessage: outcome.errorMessage === null ? null : storableText(outcome.errorMessage, 500),
+      casinoTransactionId: typeof txId === 'string' || typeof txId === 'number' ? storableText(String(txId), 200) : null,
+    },
+  };
+}
+
+/** The callback as stored once an attempt's result is (the in-memory copy of what the statement wrote). */
+const afterAttempt = (cb: Callback, a: Attempt): Callback =>
+  cb.callbackStatus !== 'pending'
+    ? cb
+    : { ...cb, ...a.result, callbackStatus: a.status, attemptCount: cb.attemptCount + a.result.attempts };
+
+/** Sends a recorded callback and stores its result (and the player's balance) in one statement. */
+async function sendCallback(deps: MoneyDeps, operator: OperatorWithSecret, cb: Callback): Promise<{ outcome: WalletOutcome; status: CallbackStatus; balance: bigint | null; callback: Callback }> {
+  const a = await attempt(deps, operator, cb);
+  await recordCallbackResult(deps.db, cb.id, a.result, a.balance);
+  return { outcome: a.outcome, status: a.status, balance: a.balance?.balance ?? null, callback: afterAttempt(cb, a) };
 }
 
 /** The latest casino balance from a confirmed answer (null when it cannot be read). */
@@ -190,39 +224,52 @@ export interface OpenedRound {
   round: Round;
   debit: Callback;
   serverSeed: string;
+  serverSeedHash: string;
 }
 
 /**
- * Inside the caller's transaction (which also claims the request's idempotency key): takes the
- * nonce, inserts the round as `debit_requested` (with the state `deal` makes of the committed
- * seed, for Mines and Blackjack) and records its debit.
+ * Opens a round in one statement (round-store.ts `openRoundWithDebit`): the nonce of the
+ * player's seed pair, the round as `debit_requested`, its debit recorded and the request's key
+ * claimed. A Mines or Blackjack round deals its state from the committed seed at that nonce first
+ * (`deal`), and the statement applies only if the nonce is still the next one (else it deals again).
  */
-export async function insertRoundWithDebit(tx: Tx, deps: MoneyDeps, input: OpenRoundInput, deal?: (pair: { serverSeed: string; clientSeed: string; nonce: bigint }) => unknown): Promise<OpenedRound> {
+export async function openRound(
+  deps: MoneyDeps,
+  input: OpenRoundInput,
+  opts: { claim: IdempotencyScope | null; deal?: (pair: { serverSeed: string; clientSeed: string; nonce: bigint }) => unknown },
+): Promise<OpenedRound> {
   const { session, operator } = input;
-  const pair = await reserveNonce(tx, session.operatorId, session.playerRef, input.clientSeed);
-  const round = await insertRound(tx, {
-    roundId: randomUUID(),
-    operatorId: session.operatorId,
-    playerRef: session.playerRef,
-    sessionId: session.sessionId,
-    gameType: input.gameType,
-    currency: session.currency,
-    amount: input.amount,
-    params: input.params,
-    seedPairId: pair.id,
-    nonce: pair.nonce,
-    clientSeed: pair.clientSeed,
-    state: deal?.({ serverSeed: pair.serverSeed, clientSeed: pair.clientSeed, nonce: pair.nonce }),
-    leaseUntil: leaseUntil(deps.config),
-  });
-  const debit = await recordCallback(tx, deps, operator, round, {
+  const roundId = randomUUID();
+  const ref = { roundId, operatorId: session.operatorId, playerRef: session.playerRef, gameType: input.gameType, currency: session.currency };
+  const debit = newCallback(deps, operator, ref, {
     operation: 'debit',
     purpose: 'bet',
-    key: debitKey(round.roundId),
+    key: debitKey(roundId),
     amount: input.amount,
-    body: debitBody(round, input.amount, session.launchToken),
+    body: debitBody(ref, input.amount, session.launchToken),
   });
-  return { round, debit, serverSeed: pair.serverSeed };
+  for (let attempt = 0; attempt < 5; attempt++) {
+    let dealt: { state: unknown; expect: { seedPairId: string; nonce: bigint } } | undefined;
+    if (opts.deal) {
+      const pair = await currentSeedPair(deps.db, session.operatorId, session.playerRef);
+      const clientSeed = input.clientSeed ?? pair.clientSeed;
+      dealt = { state: opts.deal({ serverSeed: pair.serverSeed, clientSeed, nonce: pair.nextNonce }), expect: { seedPairId: pair.id, nonce: pair.nextNonce } };
+    }
+    const opened = await openRoundWithDebit(deps.db, {
+      round: { ...ref, sessionId: session.sessionId, amount: input.amount, params: input.params, leaseUntil: leaseUntil(deps.config), ...(dealt ? { state: dealt.state } : {}) },
+      debit,
+      clientSeed: input.clientSeed,
+      claim: opts.claim,
+      ...(dealt ? { expect: dealt.expect } : {}),
+    });
+    if (opened) {
+      if (opts.claim) opts.claim.claimed = true;
+      return { round: opened.round, debit: opened.debit, serverSeed: opened.serverSeed, serverSeedHash: opened.serverSeedHash };
+    }
+    // No current seed pair yet (a first bet), or the nonce moved on (another bet of the player): again.
+    if (!opts.deal) await currentSeedPair(deps.db, session.operatorId, session.playerRef);
+  }
+  throw new Error(`round ${roundId} could not take a nonce`);
 }
 
 /**
@@ -232,9 +279,13 @@ export async function insertRoundWithDebit(tx: Tx, deps: MoneyDeps, input: OpenR
  * first attempt may still land): the debit is rolled back and the error thrown with the round's status.
  */
 export async function debitOpenedRound(deps: MoneyDeps, operator: OperatorWithSecret, opened: OpenedRound): Promise<bigint | null> {
-  const { round, debit } = opened;
-  const { outcome, balance } = await sendCallback(deps, operator, debit);
+  const { outcome, balance } = await sendCallback(deps, operator, opened.debit);
   if (outcome.kind === 'confirmed') return balance;
+  return debitNotConfirmed(deps, operator, opened.round, outcome);
+}
+
+/** A debit without a positive answer: refused at the first attempt → `error`; else rolled back. Throws the error with the round's status. */
+async function debitNotConfirmed(deps: MoneyDeps, operator: OperatorWithSecret, round: Round, outcome: WalletOutcome): Promise<never> {
   const error = outcomeError(outcome);
   if (isCleanRefusal(outcome)) {
     const ended = await updateRound(deps.db, round.roundId, 'debit_requested', { status: 'error', errorCode: error.code, errorMessage: error.message, leaseUntil: null, settled: true });
@@ -243,6 +294,97 @@ export async function debitOpenedRound(deps: MoneyDeps, operator: OperatorWithSe
   }
   const status = await rollbackRound(deps, operator, round, ['debit_requested'], 'debit not confirmed', error);
   throw error.withRound(round.roundId, status);
+}
+
+/* ------------------------------------------------ a settled bet's hot path: debit → settle → credit */
+
+/** What settling a bet fixed: its result object, multiplier and payout. */
+export interface Settlement {
+  result: unknown;
+  multiplier4: bigint;
+  payout: bigint;
+}
+
+/**
+ * The opening debit of a settled bet, then its settlement (SPEC.md endpoint rules 1–2). Confirmed:
+ * `settle()` fixes the result, and one statement stores the debit's answer, fixes the result
+ * (`credit_pending`) and records the one credit. Not confirmed: as `debitOpenedRound`. Settlement
+ * failed after the debit (dice's window, CONTRACT.md §10): the debit is rolled back and the error
+ * thrown with the round. Null when the retry job took the round over meanwhile.
+ */
+export async function debitAndSettle(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  opened: OpenedRound,
+  launchToken: string,
+  settle: () => Settlement,
+): Promise<{ round: Round; debit: Callback; credit: Callback; balance: bigint | null } | null> {
+  const { round, debit } = opened;
+  const a = await attempt(deps, operator, debit);
+  if (a.outcome.kind !== 'confirmed') {
+    await recordCallbackResult(deps.db, debit.id, a.result, a.balance);
+    return debitNotConfirmed(deps, operator, round, a.outcome);
+  }
+  let settled: Settlement;
+  try {
+    settled = settle();
+  } catch (err) {
+    await recordCallbackResult(deps.db, debit.id, a.result, a.balance);
+    const error = asAppError(err) ?? new AppError('INTERNAL_ERROR', 'the bet could not be settled');
+    const status = await rollbackRound(deps, operator, round, ['debit_requested'], `settlement failed: ${error.code}`, error);
+    throw error.withRound(round.roundId, status);
+  }
+  const credit = newCallback(deps, operator, round, { operation: 'credit', purpose: 'win', key: creditKey(round.roundId), amount: settled.payout, body: creditBody(round, settled.payout, launchToken) });
+  const closed = await storeDebitAndClose(deps.db, {
+    debitId: debit.id,
+    debitResult: a.result,
+    balance: a.balance,
+    roundId: round.roundId,
+    change: { ...settled, closeStatus: 'settled', leaseUntil: leaseUntil(deps.config) },
+    credit,
+  });
+  if (!closed) return null;
+  return { round: closed.round, debit: afterAttempt(debit, a), credit: closed.credit, balance: a.balance?.balance ?? null };
+}
+
+/**
+ * Sends the credit of a round this request just closed and, in one statement, stores the answer,
+ * the round's final status (confirmed) or its `credit_pending` (not: never rolled back; the retry
+ * job repeats the same credit), and the request's answer with its key. `answerOf` builds the
+ * answer from the round as it will be. Null when the round moved on meanwhile: nothing but the
+ * credit's answer was stored, and the caller answers from the round as it is.
+ */
+export async function creditAndFinish<A>(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  round: Round,
+  credit: Callback,
+  claim: IdempotencyScope,
+  answerOf: (round: Round, credit: Callback, balance: bigint | null) => A,
+): Promise<{ answer: A; round: Round } | null> {
+  const a = await attempt(deps, operator, credit);
+  const confirmed = a.status === 'succeeded';
+  const now = new Date();
+  const after: Round = {
+    ...round,
+    status: confirmed ? (round.closeStatus ?? 'settled') : 'credit_pending',
+    settledAt: confirmed ? now.toISOString() : round.settledAt,
+    leaseUntil: null,
+  };
+  const answer = answerOf(after, afterAttempt(credit, a), a.balance?.balance ?? null);
+  const stored = await storeCreditAndFinish(deps.db, {
+    creditId: credit.id,
+    creditResult: a.result,
+    balance: a.balance,
+    roundId: round.roundId,
+    confirmed,
+    settledAt: now,
+    leaseUntil: null,
+    answer: { claim, body: stringifyJson(answer), roundStatus: after.status },
+  });
+  if (!stored) return null;
+  deps.onStatus?.(stored);
+  return { answer, round: stored };
 }
 
 /** A Mines or Blackjack round whose debit was confirmed becomes playable; null when the retry job took it over meanwhile. */

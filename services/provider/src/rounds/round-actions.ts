@@ -19,8 +19,8 @@ import { LockBusyError, withLock, type KeyValueStore } from '../infra/kv.js';
 import type { AbandonedRoundPolicy, OperatorWithSecret } from '../operators/operator-schema.js';
 import type { SessionService, SessionWithToken } from '../sessions/sessions.js';
 import { isUniqueViolation } from '../store/db.js';
-import { assertKeyFree, claimKey, runIdempotent, scopeOf, type IdempotencyScope } from './idempotency.js';
-import { insertRoundWithDebit, operatorFor, RoundBusyError, type MoneyDeps, type OpenedRound, type OpenRoundInput } from './money-path.js';
+import { runIdempotent, scopeOf, type IdempotencyScope } from './idempotency.js';
+import { openRound, operatorFor, RoundBusyError, type MoneyDeps, type OpenedRound, type OpenRoundInput } from './money-path.js';
 import { getRound, openRoundOfPlayer, type Round } from './round-store.js';
 import { publicStatusOf } from './round-status.js';
 
@@ -90,7 +90,6 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
     execute: async () => {
       try {
         return await withLock(deps.kv, `round:${input.roundId}`, { ttlMs: ROUND_LOCK_TTL_MS, waitMs: deps.config.idempotencyWaitMs }, async () => {
-          await assertKeyFree(deps.db, scope);
           const round = await getRound(deps.db, input.roundId);
           if (!round) throw new AppError('ROUND_NOT_FOUND', `no ${input.gameType} round with this id`);
           if (round.status !== 'active') throw new AppError('ROUND_NOT_ACTIVE', `the round is ${publicStatusOf(round)}`).withRound(round.roundId, publicStatusOf(round));
@@ -114,7 +113,7 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
  * state dealt from the committed seed (the outcome is fixed before the player acts, CONTRACT.md
  * §9) and the request's idempotency key. A second open round of the player is
  * ACTIVE_ROUND_EXISTS naming that round, before any wallet call (unless the same request won the
- * race on another pod: then this one replays its answer).
+ * race on another pod: runIdempotent then finds its key and replays its answer).
  */
 export async function openActiveRound(
   deps: RoundDeps,
@@ -123,14 +122,9 @@ export async function openActiveRound(
   deal: { floats: number; state(floats: number[]): unknown },
 ): Promise<OpenedRound> {
   try {
-    return await deps.db.transaction(async (tx) => {
-      const opened = await insertRoundWithDebit(tx, deps, input, (pair) => deal.state(floats(pair.serverSeed, pair.clientSeed, pair.nonce, deal.floats)));
-      await claimKey(tx, scope, opened.round.roundId);
-      return opened;
-    });
+    return await openRound(deps, input, { claim: scope, deal: (pair) => deal.state(floats(pair.serverSeed, pair.clientSeed, pair.nonce, deal.floats)) });
   } catch (err) {
     if (isUniqueViolation(err, 'rounds_one_open_per_player')) {
-      await assertKeyFree(deps.db, scope);
       const refusal = new AppError('ACTIVE_ROUND_EXISTS', `finish the active ${input.gameType === 'mines' ? 'Mines' : 'Blackjack'} round first`);
       const open = await openRoundOfPlayer(deps.db, input.session.operatorId, input.session.playerRef, input.gameType);
       throw open ? refusal.withRound(open.roundId, publicStatusOf(open)) : refusal;

@@ -400,20 +400,13 @@ export interface CallbackResult {
   casinoTransactionId: string | null;
 }
 
-/** Stores the outcome of an attempt; a callback that is final stays as it is. */
-export async function recordCallbackResult(db: Queryable, id: string, r: CallbackResult): Promise<void> {
-  await db('wallet_callbacks')
-    .where({ id, callback_status: 'pending' })
-    .update({
-      callback_status: r.status,
-      attempt_count: db.raw('attempt_count + ?', [r.attempts]),
-      status_code: r.statusCode,
-      response_body: r.responseBody,
-      error_code: r.errorCode,
-      error_message: r.errorMessage,
-      casino_transaction_id: r.casinoTransactionId,
-      updated_at: db.fn.now(),
-    });
+/**
+ * Stores the outcome of an attempt (a callback that is final stays as it is) and, when the answer
+ * carried one, the player's balance: one statement.
+ */
+export async function recordCallbackResult(db: Queryable, id: string, r: CallbackResult, balance: BalanceReport | null = null): Promise<void> {
+  const { sql, values } = resultCtes(id, r, balance);
+  await db.raw(`WITH ${sql} SELECT 1`, values as Knex.RawBinding[]);
 }
 
 /**
@@ -439,4 +432,194 @@ export async function pendingExtraDebitRollbacks(db: Queryable, filter: WorkFilt
   if (filter.playerRef) q.where('player_ref', filter.playerRef);
   const rows = await q.orderBy('id').limit(filter.limit);
   return rows.map(callbackFromRow);
+}
+
+/* ------------------------------------------------------- the hot path: one statement a step */
+//
+// A settled bet is three statements, each its own transaction (data-modifying CTEs run together
+// and atomically): open (nonce + round + debit recorded + the request's idempotency key), then
+// once the debit is confirmed (its result + the player's balance + the result fixed + the credit
+// recorded), then once the credit is answered (its result + the balance + the final status + the
+// request's stored answer). Every rule the separate statements held still holds: the same
+// conditional updates, the same unique keys, the same triggers.
+
+/** The request's idempotency record, claimed by the statement that opens its round. */
+export interface KeyClaim {
+  operatorId: string;
+  sessionId: string;
+  key: string;
+  requestHash: string;
+}
+
+/** The player's latest reported balance, written by the statement that stores a confirmed answer. */
+export interface BalanceReport {
+  operatorId: string;
+  playerRef: string;
+  currency: CurrencyCode;
+  balance: bigint;
+}
+
+const CALLBACK_COLUMNS = 'round_id, operator_id, player_ref, operation, purpose, idempotency_key, debit_idempotency_key, amount, currency, method, path, url, request_body, request_body_enc, callback_status';
+
+function callbackValues(c: NewCallback): unknown[] {
+  return [c.operatorId, c.playerRef, c.operation, c.purpose, c.idempotencyKey, c.debitIdempotencyKey, c.amount.toString(), c.currency, c.path, c.url, c.requestBody, c.requestBodyEnc];
+}
+/** `INSERT INTO wallet_callbacks … SELECT` of one new callback whose round id comes from the CTE `source`. */
+const insertCallbackFrom = (source: string) =>
+  `INSERT INTO wallet_callbacks (${CALLBACK_COLUMNS}) SELECT ${source}.round_id, ?, ?, ?, ?, ?, ?, ?, ?, 'POST', ?, ?, ?, ?, 'pending' FROM ${source} RETURNING id, created_at, updated_at`;
+
+function callbackRecorded(c: NewCallback, row: { cb_id: string | number; cb_created_at: Date | string; cb_updated_at: Date | string }): Callback {
+  return {
+    ...c,
+    id: String(row.cb_id),
+    method: 'POST',
+    responseBody: null,
+    statusCode: null,
+    callbackStatus: 'pending',
+    errorCode: null,
+    errorMessage: null,
+    attemptCount: 0,
+    casinoTransactionId: null,
+    createdAt: toIso(row.cb_created_at),
+    updatedAt: toIso(row.cb_updated_at),
+  };
+}
+
+/** `UPDATE wallet_callbacks` storing an attempt's result (a final callback stays as it is) + the balance upsert, as two CTEs. */
+function resultCtes(callbackId: string, r: CallbackResult, balance: BalanceReport | null): { sql: string; values: unknown[] } {
+  const sql = `cb AS (
+      UPDATE wallet_callbacks SET callback_status = ?, attempt_count = attempt_count + ?, status_code = ?, response_body = ?, error_code = ?, error_message = ?, casino_transaction_id = ?, updated_at = now()
+      WHERE id = ? AND callback_status = 'pending' RETURNING id
+    ), bal AS (
+      INSERT INTO player_balances (operator_id, player_ref, currency, balance, reported_at) SELECT ?, ?, ?, ?, now() WHERE ?::boolean
+      ON CONFLICT (operator_id, player_ref) DO UPDATE SET currency = EXCLUDED.currency, balance = EXCLUDED.balance, reported_at = EXCLUDED.reported_at
+    )`;
+  const values: unknown[] = [r.status, r.attempts, r.statusCode, r.responseBody, r.errorCode, r.errorMessage, r.casinoTransactionId, callbackId];
+  values.push(balance?.operatorId ?? '', balance?.playerRef ?? '', balance?.currency ?? 'USD', (balance?.balance ?? 0n).toString(), balance !== null);
+  return { sql, values };
+}
+
+export interface OpenRound {
+  round: Omit<NewRound, 'seedPairId' | 'nonce' | 'clientSeed'>;
+  /** the opening debit (its round id is the round's) */
+  debit: NewCallback;
+  /** a new client seed for the pair (CONTRACT.md §9), else the pair's */
+  clientSeed: string | undefined;
+  claim: KeyClaim | null;
+  /** Mines and Blackjack: the state was dealt from this pair at this nonce; the statement applies only if it is still the next one. */
+  expect?: { seedPairId: string; nonce: bigint };
+}
+
+/**
+ * Opens a round in one statement: takes the nonce of the player's current seed pair, inserts the
+ * round as `debit_requested`, records its debit and claims the request's idempotency key. Null
+ * when the player has no current pair (or, with `expect`, when the nonce moved on): nothing was
+ * written. A unique violation (the key taken, a second open round) aborts the whole statement.
+ */
+export async function openRoundWithDebit(db: Queryable, o: OpenRound): Promise<{ round: Round; debit: Callback; serverSeed: string; serverSeedHash: string } | null> {
+  const r = o.round;
+  const values: unknown[] = [o.clientSeed ?? null, r.operatorId, r.playerRef];
+  let guard = '';
+  if (o.expect) {
+    guard = ' AND id = ? AND next_nonce = ?';
+    values.push(o.expect.seedPairId, o.expect.nonce.toString());
+  }
+  values.push(r.roundId, r.operatorId, r.playerRef, r.sessionId, r.gameType, r.currency, r.amount.toString(), r.amount.toString(), JSON.stringify(r.params));
+  values.push(r.state === undefined ? null : JSON.stringify(r.state), r.leaseUntil);
+  values.push(...callbackValues(o.debit));
+  let claim = '';
+  if (o.claim) {
+    claim = `, k AS (INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id) SELECT ?, ?, ?, ?, r.round_id FROM r RETURNING id)`;
+    values.push(o.claim.operatorId, o.claim.sessionId, o.claim.key, o.claim.requestHash);
+  }
+  const sql = `WITH pair AS (
+      UPDATE seed_pairs SET next_nonce = next_nonce + 1, client_seed = COALESCE(?::text, client_seed)
+      WHERE operator_id = ? AND player_ref = ? AND NOT revealed${guard}
+      RETURNING id, next_nonce - 1 AS nonce, client_seed, server_seed, server_seed_hash
+    ), r AS (
+      INSERT INTO rounds (round_id, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status, state, lease_until)
+      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, pair.id, pair.nonce, pair.client_seed, 'debit_requested', ?::jsonb, ? FROM pair
+      RETURNING *
+    ), cb AS (${insertCallbackFrom('r')})${claim}
+    SELECT r.*, cb.id AS cb_id, cb.created_at AS cb_created_at, cb.updated_at AS cb_updated_at, pair.server_seed AS pair_server_seed, pair.server_seed_hash AS pair_server_seed_hash
+    FROM r, cb, pair`;
+  const res = await db.raw(sql, values as Knex.RawBinding[]);
+  const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date; pair_server_seed: string; pair_server_seed_hash: string })[])[0];
+  if (!row) return null;
+  const round = roundFromRow(row);
+  return { round, debit: callbackRecorded({ ...o.debit, roundId: round.roundId }, row), serverSeed: row.pair_server_seed, serverSeedHash: row.pair_server_seed_hash };
+}
+
+export interface DebitConfirmedClose {
+  debitId: string;
+  debitResult: CallbackResult;
+  balance: BalanceReport | null;
+  roundId: string;
+  /** the fixed result, as `closeRound` writes it */
+  change: { result: unknown; multiplier4: bigint; payout: bigint; closeStatus: CloseStatus; leaseUntil: Date };
+  credit: NewCallback;
+}
+
+/**
+ * Once the opening debit of a settled bet is confirmed, in one statement: its result and the
+ * player's balance stored, the round's result fixed (`debit_requested` → `credit_pending`) and its
+ * one credit recorded. Null when the round was no longer `debit_requested` (the retry job took it
+ * over): only the debit's result was stored.
+ */
+export async function storeDebitAndClose(db: Queryable, c: DebitConfirmedClose): Promise<{ round: Round; credit: Callback } | null> {
+  const head = resultCtes(c.debitId, c.debitResult, c.balance);
+  const values = [...head.values];
+  values.push(JSON.stringify(c.change.result), multiplierToColumn(c.change.multiplier4), c.change.payout.toString(), c.change.closeStatus, c.change.leaseUntil, c.roundId);
+  values.push(...callbackValues(c.credit));
+  const sql = `WITH ${head.sql}, r AS (
+      UPDATE rounds SET status = 'credit_pending', result = ?::jsonb, multiplier = ?, payout = ?, close_status = ?, version = version + 1, lease_until = ?, updated_at = now()
+      WHERE round_id = ? AND status = 'debit_requested' RETURNING *
+    ), credit AS (${insertCallbackFrom('r')})
+    SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
+  const res = await db.raw(sql, values as Knex.RawBinding[]);
+  const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date })[])[0];
+  if (!row) return null;
+  const round = roundFromRow(row);
+  return { round, credit: callbackRecorded({ ...c.credit, roundId: round.roundId }, row) };
+}
+
+export interface CreditAnswered {
+  creditId: string;
+  creditResult: CallbackResult;
+  balance: BalanceReport | null;
+  roundId: string;
+  /** the credit was confirmed: the round takes its close status at `settledAt` */
+  confirmed: boolean;
+  settledAt: Date;
+  leaseUntil: Date | null;
+  /** the request's answer, stored with its key in the same statement */
+  answer: { claim: KeyClaim; body: string; roundStatus: string } | null;
+}
+
+/**
+ * Once the credit of a round is answered, in one statement: its result and the player's balance
+ * stored; confirmed → the round's close status (`settled`, `cashed_out`, `busted`), else it stays
+ * `credit_pending` with its lease ended; and the request's answer stored with its key. Null when
+ * the round was no longer `credit_pending`: only the credit's result was stored.
+ */
+export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Promise<Round | null> {
+  const head = resultCtes(c.creditId, c.creditResult, c.balance);
+  const values = [...head.values];
+  values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, c.roundId);
+  let answer = '';
+  if (c.answer) {
+    answer = `, k AS (
+      UPDATE idempotency_records SET state = 'completed', response_status = 200, response_body = ?::jsonb, response_round_status = ?, completed_at = now()
+      WHERE operator_id = ? AND session_id = ? AND idempotency_key = ? AND state = 'in_progress' AND EXISTS (SELECT 1 FROM r)
+    )`;
+    values.push(c.answer.body, c.answer.roundStatus, c.answer.claim.operatorId, c.answer.claim.sessionId, c.answer.claim.key);
+  }
+  const sql = `WITH ${head.sql}, r AS (
+      UPDATE rounds SET status = CASE WHEN ? THEN close_status ELSE status END, settled_at = CASE WHEN ? THEN ?::timestamptz ELSE settled_at END, lease_until = ?, updated_at = now()
+      WHERE round_id = ? AND status = 'credit_pending' RETURNING *
+    )${answer}
+    SELECT r.* FROM r`;
+  const res = await db.raw(sql, values as Knex.RawBinding[]);
+  const row = (res.rows as RoundRow[])[0];
+  return row ? roundFromRow(row) : null;
 }

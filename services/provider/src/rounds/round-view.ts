@@ -9,7 +9,7 @@ import { amountJson, multiplierJson, type CurrencyCode } from '@gp/game-core/mon
 import type { LosslessNumber } from 'lossless-json';
 import { parseJson } from '../infra/json.js';
 import type { Queryable } from '../store/db.js';
-import { seedPairById } from '../store/seed-pairs.js';
+import { seedPairById, type SeedPair } from '../store/seed-pairs.js';
 import { callbacksOfRound, type Callback, type Round } from './round-store.js';
 import { publicStatusOf, RESULT_STATUSES } from './round-status.js';
 import { AppError } from '../errors.js';
@@ -97,9 +97,17 @@ export interface BetView {
   casinoCallbackAudit?: ReturnType<typeof auditRecord>[];
 }
 
+/** The bet answer of a round, read with its callbacks and seed pair. */
 export async function betView(db: Queryable, round: Round, opts: ViewOptions = {}): Promise<BetView> {
-  const callbacks = await callbacksOfRound(db, round.roundId);
-  const pair = await seedPairById(db, round.seedPairId);
+  const [callbacks, pair] = await Promise.all([callbacksOfRound(db, round.roundId), seedPairById(db, round.seedPairId)]);
+  return betViewOf(round, callbacks, pair, opts);
+}
+
+/** The seed pair as an answer shows it: the hash, and the seed only once revealed. */
+export type PairView = Pick<SeedPair, 'serverSeedHash' | 'serverSeed' | 'revealed'>;
+
+/** The bet answer of a round whose callbacks and seed pair the caller holds (no database read). */
+export function betViewOf(round: Round, callbacks: Callback[], pair: PairView | null, opts: ViewOptions = {}): BetView {
   const money = (v: bigint) => amountJson(v, round.currency);
   const closing = RESULT_STATUSES.includes(round.status);
   const payout = closing && round.payout !== null ? round.payout : 0n;

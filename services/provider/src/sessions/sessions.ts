@@ -14,6 +14,7 @@ import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { OperatorStore } from '../operators/operator-store.js';
 import { storableText, toIso, type Db, type Queryable } from '../store/db.js';
 import { currentSeedPair } from '../store/seed-pairs.js';
+import { memo } from '../infra/memo.js';
 import { rememberBalance } from './player-balances.js';
 import { outcomeError, type WalletClient } from '../wallet/wallet-client.js';
 import { checkSwitchTenant } from './currency-switch.js';
@@ -77,6 +78,7 @@ export const LOBBY_WALLET_GAME = 'lobby';
 
 export function createSessionService(deps: SessionDeps) {
   const { db, box, operators, wallet } = deps;
+  const cache = memo<string, SessionWithToken>({ max: 50_000 });
 
   const fromRow = (r: SessionRow): SessionWithToken => ({
     sessionId: r.session_id,
@@ -159,11 +161,15 @@ export function createSessionService(deps: SessionDeps) {
       };
     },
 
-    /** The session of a player-facing request, or INVALID_SESSION. */
+    /** The session of a player-facing request, or INVALID_SESSION. Sessions never change: they are kept in memory once read. */
     async get(q: Queryable, sessionId: string): Promise<SessionWithToken> {
+      const known = cache.get(sessionId);
+      if (known) return known;
       const row = await q<SessionRow>('sessions').where({ session_id: sessionId }).first();
       if (!row) throw new AppError('INVALID_SESSION', 'unknown session');
-      return fromRow(row);
+      const session = fromRow(row);
+      cache.set(sessionId, session);
+      return session;
     },
 
     async balance(sessionId: string) {

@@ -13,12 +13,13 @@ import { drainRetries, newKey, startWorld, type Answer, type Player, type World 
 const PLAYERS = 8;
 const BETS_PER_PLAYER = 40;
 const START_BALANCE = 200_000n; // 2000.00 USD
-const LONGEST_FAULT_MS = 400;
+const LONGEST_FAULT_MS = 1_500; // past the callback timeout below
 
 let w: World;
 let players: Player[];
 beforeAll(async () => {
-  w = await startWorld([{ operatorId: 'op-cons', minBet: 0.01, stakeStep: 0.01, maxPayout: 1_000_000 }], { env: { CALLBACK_TIMEOUT_MS: '250' } });
+  // A timeout with room for a busy machine: a slow answer in time must not count as unanswered.
+  w = await startWorld([{ operatorId: 'op-cons', minBet: 0.01, stakeStep: 0.01, maxPayout: 1_000_000 }], { env: { CALLBACK_TIMEOUT_MS: '1000' } });
   players = [];
   for (let i = 0; i < PLAYERS; i++) players.push(await w.player(`cons-${i}`, { balance: '2000' }));
 });
@@ -36,7 +37,7 @@ function faults(): FaultRule[] {
       { path, kind: 'status', status: 503, probability: 0.015 * x },
       { path, kind: 'status', status: 429, probability: 0.01 * x },
       { path, kind: 'drop', probability: 0.015 * x },
-      { path, kind: 'delay', ms: LONGEST_FAULT_MS, probability: 0.015 * x }, // past the 250 ms timeout, applied later
+      { path, kind: 'delay', ms: LONGEST_FAULT_MS, probability: 0.015 * x }, // past the timeout, applied later
       { path, kind: 'delay', ms: 40, probability: 0.03 }, // slow but in time
       { path, kind: 'delay-then-drop', ms: 100, probability: 0.01 * x },
       { path, kind: 'ambiguous', probability: 0.015 * x },

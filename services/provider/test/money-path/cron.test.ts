@@ -3,7 +3,7 @@
  * CONTRACT.md §1, §12 and §13: GET /api/cron/wallet-retries and the retries a new session starts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertRoundWithDebit, operatorFor } from '../../src/rounds/money-path.js';
+import { openRound, operatorFor } from '../../src/rounds/money-path.js';
 import { httpTransport } from '../../src/wallet/wallet-client.js';
 import { ADMIN_TOKEN, adminHeaders, createTestApp, type TestApp } from '../helpers/app.js';
 import { secretOf, startWorld, type Player, type World } from '../helpers/casino.js';
@@ -113,7 +113,7 @@ describe('what one call retries', () => {
     const deps = w.t.services.money;
     const session = await deps.sessions.get(deps.db, a1.sessionId);
     const operator = await operatorFor(deps, 'op-a');
-    const opened = await deps.db.transaction((tx) => insertRoundWithDebit(tx, deps, { session, operator, gameType: 'dice', amount: 100n, params: { target: 50, direction: 'over' }, clientSeed: undefined }));
+    const opened = await openRound(deps, { session, operator, gameType: 'dice', amount: 100n, params: { target: 50, direction: 'over' }, clientSeed: undefined }, { claim: null });
     const roundId = opened.round.roundId;
     // not yet: its lease runs
     expect(idsOf(summary(await w.cron()))).not.toContain(roundId);

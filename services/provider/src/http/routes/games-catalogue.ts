@@ -17,6 +17,7 @@ import { formatMinorUnits } from '@gp/game-core/money';
 import { AppError } from '../../errors.js';
 import type { Operator } from '../../operators/operator-schema.js';
 import { jsonNumber, type LosslessNumber } from '../../infra/json.js';
+import { operatorIdText } from '../schemas.js';
 
 const THUMBNAILS_DIR = new URL('../../../static/games/', import.meta.url);
 
@@ -41,7 +42,7 @@ const money = z
   .meta({ type: 'number', description: "an amount in the operator's currency, exact, with its decimals" });
 const rtpParams = z.record(z.string(), z.union([z.string(), z.number()]));
 
-export const gamesQuery = z.object({ operatorId: z.string().min(1).max(200) });
+export const gamesQuery = z.object({ operatorId: operatorIdText });
 
 export const gameEntrySchema = z.object({
   gameType: z.enum(GAME_TYPES),
