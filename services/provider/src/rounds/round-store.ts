@@ -8,7 +8,7 @@
 import type { Knex } from 'knex';
 import type { CurrencyCode } from '@gp/game-core/money';
 import type { GameType } from '@gp/game-core/games';
-import { toBigInt, toIso, toNullableBigInt, type Queryable } from '../store/db.js';
+import { hotQuery, toBigInt, toIso, toNullableBigInt, type Queryable } from '../store/db.js';
 import type { CloseStatus, RoundStatus } from './round-status.js';
 
 export interface Round {
@@ -155,30 +155,6 @@ export type NewRound = Pick<Round, 'roundId' | 'operatorId' | 'playerRef' | 'ses
   state?: unknown;
   leaseUntil: Date;
 };
-
-/** Inserts a round as `debit_requested` (its debit is recorded in the same transaction). */
-export async function insertRound(db: Queryable, r: NewRound): Promise<Round> {
-  const [row] = await db('rounds')
-    .insert({
-      round_id: r.roundId,
-      operator_id: r.operatorId,
-      player_ref: r.playerRef,
-      session_id: r.sessionId,
-      game_type: r.gameType,
-      currency: r.currency,
-      amount: r.amount.toString(),
-      total_staked: r.amount.toString(),
-      params: JSON.stringify(r.params),
-      seed_pair_id: r.seedPairId,
-      nonce: r.nonce.toString(),
-      client_seed: r.clientSeed,
-      status: 'debit_requested',
-      state: r.state === undefined ? null : JSON.stringify(r.state),
-      lease_until: r.leaseUntil,
-    })
-    .returning('*');
-  return roundFromRow(row as RoundRow);
-}
 
 /** The player's open round of a game (debit on its way or playable), whichever session started it. */
 export async function openRoundOfPlayer(db: Queryable, operatorId: string, playerRef: string, gameType: GameType): Promise<Round | null> {
@@ -406,7 +382,7 @@ export interface CallbackResult {
  */
 export async function recordCallbackResult(db: Queryable, id: string, r: CallbackResult, balance: BalanceReport | null = null): Promise<void> {
   const { sql, values } = resultCtes(id, r, balance);
-  await db.raw(`WITH ${sql} SELECT 1`, values as Knex.RawBinding[]);
+  await hotQuery(db, 'gp_callback_result', `WITH ${sql} SELECT 1`, values);
 }
 
 /**
@@ -543,7 +519,7 @@ export async function openRoundWithDebit(db: Queryable, o: OpenRound): Promise<{
     ), cb AS (${insertCallbackFrom('r')})${claim}
     SELECT r.*, cb.id AS cb_id, cb.created_at AS cb_created_at, cb.updated_at AS cb_updated_at, pair.server_seed AS pair_server_seed, pair.server_seed_hash AS pair_server_seed_hash
     FROM r, cb, pair`;
-  const res = await db.raw(sql, values as Knex.RawBinding[]);
+  const res = await hotQuery(db, `gp_open_round${o.expect ? '_dealt' : ''}${o.claim ? '_claim' : ''}`, sql, values);
   const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date; pair_server_seed: string; pair_server_seed_hash: string })[])[0];
   if (!row) return null;
   const round = roundFromRow(row);
@@ -576,7 +552,7 @@ export async function storeDebitAndClose(db: Queryable, c: DebitConfirmedClose):
       WHERE round_id = ? AND status = 'debit_requested' RETURNING *
     ), credit AS (${insertCallbackFrom('r')})
     SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
-  const res = await db.raw(sql, values as Knex.RawBinding[]);
+  const res = await hotQuery(db, 'gp_debit_and_close', sql, values);
   const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date })[])[0];
   if (!row) return null;
   const round = roundFromRow(row);
@@ -619,7 +595,7 @@ export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Pr
       WHERE round_id = ? AND status = 'credit_pending' RETURNING *
     )${answer}
     SELECT r.* FROM r`;
-  const res = await db.raw(sql, values as Knex.RawBinding[]);
+  const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}`, sql, values);
   const row = (res.rows as RoundRow[])[0];
   return row ? roundFromRow(row) : null;
 }

@@ -89,3 +89,34 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   if (!constraint) return true;
   return e.constraint === constraint || (e.message ?? '').includes(constraint);
 }
+
+const numberedText = new Map<string, string>();
+
+/**
+ * A hot statement as a named prepared statement, sent straight to the pg connection (knex's
+ * query runner costs more CPU than the statement itself on the hot path): PostgreSQL parses and
+ * plans it once per connection. `sql` uses `?` placeholders; `name` must identify its exact
+ * text. Inside a transaction, or on the embedded PGlite, it goes through knex as any statement.
+ */
+export async function hotQuery(db: Queryable, name: string, sql: string, values: unknown[]): Promise<{ rows: unknown[] }> {
+  const client = (db as unknown as { client: { config: { client?: unknown }; acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): void } }).client;
+  if ((db as { isTransaction?: boolean }).isTransaction || client.config.client !== 'pg') {
+    return db.raw(sql, values as Knex.RawBinding[]).options({ name }) as unknown as Promise<{ rows: unknown[] }>;
+  }
+  let text = numberedText.get(name);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    numberedText.set(name, text);
+  }
+  const connection = await client.acquireConnection();
+  try {
+    return await connection.query({ name, text, values });
+  } finally {
+    client.releaseConnection(connection);
+  }
+}
+
+interface PgConnection {
+  query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
