@@ -49,8 +49,10 @@ for (const r of report.results) for (const n of r.notes) console.log(`${r.name}:
 console.log('');
 for (const line of comparisons(report)) console.log(`• ${line}`);
 if (report.statementsNote) console.log(`• statements per bet: n/a (${report.statementsNote})`);
+if (report.statementsSource) console.log(`• statements per bet counted by ${report.statementsSource}; commits per bet from pg_stat_database`);
 if (values.markdown) {
-  writeFileSync(values.markdown, `${markdownTable(resultRows(report.results))}\n\n${comparisons(report).map((l) => `- ${l}`).join('\n')}\n`);
+  const source = report.statementsSource ? [`statements per bet counted by ${report.statementsSource}; commits per bet from pg_stat_database`] : [];
+  writeFileSync(values.markdown, `${markdownTable(resultRows(report.results))}\n\n${[...comparisons(report), ...source].map((l) => `- ${l}`).join('\n')}\n`);
   console.log(`\nMarkdown written to ${values.markdown}`);
 }
 process.exit(0);

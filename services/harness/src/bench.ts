@@ -13,7 +13,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { request } from './client.js';
-import { PgStats, serverUrl } from './pg.js';
+import { hasPgStatStatements, PgStats, serverUrl } from './pg.js';
 import { createPlayer, createPlayers, type OperatorSpec, type Player } from './players.js';
 import { cpuSeconds, machineCpu, memoryMiB } from './proc-stats.js';
 import { PIPELINE_ENTRY, startNodeServer, startProvider, type ProviderProcess, type ServerProcess } from './processes.js';
@@ -55,6 +55,8 @@ export interface ScenarioResult {
   hwmMiB: number;
   commitsPerBet: number;
   statementsPerBet: number | null;
+  /** Round trips to PostgreSQL per bet (wire relay only). */
+  roundTripsPerBet: number | null;
   notes: string[];
 }
 
@@ -63,6 +65,8 @@ export interface BenchReport {
   results: ScenarioResult[];
   firstStart?: { readyMs: number; hwmMiB: number; secondStartMs: number; secondHwmMiB: number };
   statementsNote: string | null;
+  /** Where statements per bet came from (pg_stat_statements or the wire relay). */
+  statementsSource: string | null;
 }
 
 export const BENCH_OPERATOR: OperatorSpec = { operatorId: 'bench-usd', currency: 'USD', decimals: 2, secret: 'bench-usd-secret-0123456789abcdef', minBet: '0.01', stakeStep: '0.01', maxPayout: '100000000' };
@@ -164,6 +168,7 @@ export async function runLoad(env: Env, spec: LoadSpec): Promise<ScenarioResult>
     hwmMiB: hwm,
     commitsPerBet: bets ? (pg1.commits - pg0.commits) / bets : NaN,
     statementsPerBet: bets && pg1.statements !== null && pg0.statements !== null ? (pg1.statements - pg0.statements) / bets : null,
+    roundTripsPerBet: bets && pg1.roundTrips !== null && pg0.roundTrips !== null ? (pg1.roundTrips - pg0.roundTrips) / bets : null,
     notes: [],
   };
 }
@@ -253,13 +258,16 @@ function pipelineStep(pipePlayers: { playerRef: string; launchToken: string }[])
 export async function runBench(opts: BenchOptions): Promise<BenchReport> {
   const print = opts.print;
   const want = (s: ScenarioName) => opts.scenarios.includes(s);
-  const report: BenchReport = { machine: describeMachine(), results: [], statementsNote: null };
+  const report: BenchReport = { machine: describeMachine(), results: [], statementsNote: null, statementsSource: null };
   const needsWorld = opts.scenarios.some((s) => s !== 'first-start');
   let world: World | null = null;
   let pg: PgStats | null = null;
   try {
     if (needsWorld) {
+      // Without pg_stat_statements (a fresh cluster) the providers go through a relay that counts their statements.
+      const countStatements = !(await hasPgStatStatements());
       world = await startWorld({
+        countStatements,
         slot: 'bench',
         providers: 1,
         operators: [BENCH_OPERATOR, PIPE_OPERATOR],
@@ -267,10 +275,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
         ...(opts.cpuProf ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}`] } : {}),
       });
       print(`world: database ${world.db.name}, Redis ${world.redis.url}, casino ${world.casinoProcess.url}, provider ${world.providers[0]!.url}; logs in ${world.logDir}`);
-      pg = new PgStats(serverUrl(), world.db.name);
+      pg = new PgStats(serverUrl(), world.db.name, world.wire);
       await pg.open();
       report.statementsNote = pg.statementsNote;
+      report.statementsSource = pg.statementsSource;
       if (pg.statementsNote) print(`note: statements per bet are n/a: ${pg.statementsNote}`);
+      if (pg.statementsSource) print(`statements per bet from: ${pg.statementsSource}`);
       const w = world;
       const env: Env = { world: w, pg, opts };
       const provider = w.providers[0]!;
@@ -352,7 +362,7 @@ function startPipelineProcess(w: World): Promise<ServerProcess> {
     logDir: w.logDir,
     healthPath: '/health',
     env: {
-      DATABASE_URL: w.db.url,
+      DATABASE_URL: w.wire ? w.wire.urlFor(w.db.url) : w.db.url,
       REDIS_URL: w.redis.url,
       WALLET_URL: w.casinoProcess.url,
       OPERATOR_ID: PIPE_OPERATOR.operatorId,
@@ -389,11 +399,11 @@ export async function firstStart(port: number): Promise<{ readyMs: number; hwmMi
 const f = (v: number | null | undefined, d = 1) => (v === null || v === undefined || Number.isNaN(v) ? 'n/a' : v.toFixed(d));
 
 export function summaryLine(r: ScenarioResult): string {
-  return `  ${f(r.bets / r.seconds)} bets/s (${f(r.requests / r.seconds)} req/s), p50 ${f(r.latency.p50)} ms, p95 ${f(r.latency.p95)} ms, p99 ${f(r.latency.p99)} ms, errors ${r.errors.total()}${r.errors.total() ? ` (${r.errors.toString()})` : ''}, CPU ${f(r.cpuMsPerBet, 2)} ms/bet, RSS peak ${f(r.rssPeakMiB, 0)} MiB (VmHWM ${f(r.hwmMiB, 0)}), commits/bet ${f(r.commitsPerBet, 2)}, statements/bet ${f(r.statementsPerBet, 1)}`;
+  return `  ${f(r.bets / r.seconds)} bets/s (${f(r.requests / r.seconds)} req/s), p50 ${f(r.latency.p50)} ms, p95 ${f(r.latency.p95)} ms, p99 ${f(r.latency.p99)} ms, errors ${r.errors.total()}${r.errors.total() ? ` (${r.errors.toString()})` : ''}, CPU ${f(r.cpuMsPerBet, 2)} ms/bet, RSS peak ${f(r.rssPeakMiB, 0)} MiB (VmHWM ${f(r.hwmMiB, 0)}), commits/bet ${f(r.commitsPerBet, 2)}, statements/bet ${f(r.statementsPerBet, 1)}${r.roundTripsPerBet === null ? '' : `, round trips/bet ${f(r.roundTripsPerBet, 1)}`}`;
 }
 
 export function resultRows(results: ScenarioResult[]): string[][] {
-  const rows = [['scenario', 'players', 'bets/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'CPU ms/bet', 'RSS MiB', 'commits/bet', 'stmts/bet', 'server cores', 'casino', 'postgres', 'machine']];
+  const rows = [['scenario', 'players', 'bets/s', 'p50 ms', 'p95 ms', 'p99 ms', 'errors', 'CPU ms/bet', 'RSS MiB', 'commits/bet', 'stmts/bet', 'trips/bet', 'server cores', 'casino', 'postgres', 'machine']];
   for (const r of results) {
     rows.push([
       r.name,
@@ -407,6 +417,7 @@ export function resultRows(results: ScenarioResult[]): string[][] {
       f(r.rssPeakMiB, 0),
       f(r.commitsPerBet, 2),
       f(r.statementsPerBet, 1),
+      f(r.roundTripsPerBet, 1),
       r.cores.server.map((c) => f(c, 2)).join('+'),
       f(r.cores.casino, 2),
       f(r.cores.postgres, 2),
@@ -429,6 +440,8 @@ export function comparisons(report: BenchReport): string[] {
   if (dice64 && pipe64) lines.push(`dice ×${dice64.players} / pipeline ×${pipe64.players}: ${f(rate(dice64) / rate(pipe64), 2)} of the bare pipeline's bets/s (target ≥ 0.8); p99 ${f(dice64.latency.p99)} ms (target ≤ 100), errors ${dice64.errors.total()} (target 0)`);
   if (dice1 && pipe1) lines.push(`dice ×1 / pipeline ×1: ${f(rate(dice1) / rate(pipe1), 2)}; one player p99 ${f(dice1.latency.p99)} ms (target ≤ 10)`);
   if (dice64) lines.push(`provider CPU per settled dice bet: ${f(dice64.cpuMsPerBet, 2)} ms (target ≤ 1 ms)`);
+  const sql = report.results.filter((r) => !r.name.includes('processes')).map((r) => `${r.name} ${f(r.statementsPerBet, 1)} statements, ${f(r.commitsPerBet, 2)} commits`);
+  if (sql.length) lines.push(`PostgreSQL per bet (a Mines or Blackjack bet is a whole round): ${sql.join('; ')}`);
   const peak = Math.max(...report.results.filter((r) => !r.name.startsWith('pipeline')).map((r) => r.rssPeakMiB));
   if (Number.isFinite(peak)) lines.push(`peak RSS of a provider process under load: ${f(peak, 0)} MiB (target ≤ 250 MiB)`);
   if (two && dice64) {

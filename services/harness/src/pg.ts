@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { childrenOf, parentPid } from './proc-stats.js';
+import type { WireCounter } from './pg-wire-counter.js';
 
 export const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -62,8 +63,18 @@ export async function createRunDatabase(prefix: string, base = serverUrl()): Pro
 export interface PgCounters {
   commits: number;
   rollbacks: number;
-  /** Statements executed in the database (pg_stat_statements calls); null without the extension. */
+  /** Statements executed in the database (pg_stat_statements calls, else the wire relay's count); null without either. */
   statements: number | null;
+  /** Round trips the provider made (Sync + simple Query messages): only with the wire relay. */
+  roundTrips: number | null;
+}
+
+/** Is pg_stat_statements loaded in the server of `base` (shared_preload_libraries)? */
+export async function hasPgStatStatements(base = serverUrl()): Promise<boolean> {
+  return withClient(base, async (c) => {
+    const r = await c.query<{ v: string }>(`SELECT current_setting('shared_preload_libraries') AS v`);
+    return (r.rows[0]?.v ?? '').includes('pg_stat_statements');
+  });
 }
 
 /** Reads the server's counters of one database; keep one per run (it holds a connection). */
@@ -74,10 +85,14 @@ export class PgStats {
   statementsNote: string | null = null;
   /** pid of the postmaster (for the CPU of the whole cluster); null when it cannot be seen. */
   postmasterPid: number | null = null;
+  /** Where statements per bet come from: 'pg_stat_statements', 'wire relay' or null (not counted). */
+  statementsSource: string | null = null;
 
   constructor(
     private readonly base: string,
     private readonly dbName: string,
+    /** The relay the providers go through: counts statements when pg_stat_statements cannot. */
+    private readonly wire: WireCounter | null = null,
   ) {}
 
   async open(): Promise<void> {
@@ -97,6 +112,11 @@ export class PgStats {
         this.statementsNote = `pg_stat_statements is loaded but cannot be read: ${(err as Error).message}`;
       }
     }
+    if (!this.statementsNote) this.statementsSource = 'pg_stat_statements';
+    else if (this.wire) {
+      this.statementsSource = 'wire relay (pg_stat_statements not loaded): Execute + Query messages the provider sent';
+      this.statementsNote = null;
+    }
     const me = await this.client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     const backend = Number(me.rows[0]?.pid ?? 0);
     // Only when PostgreSQL runs on this machine (our backend is a process we can see).
@@ -108,11 +128,12 @@ export class PgStats {
     await c.query('SELECT pg_stat_clear_snapshot()');
     const d = await c.query<{ xact_commit: string; xact_rollback: string }>('SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datid = $1', [this.oid]);
     let statements: number | null = null;
-    if (!this.statementsNote) {
+    const wire = this.wire?.counts() ?? null;
+    if (this.statementsSource === 'pg_stat_statements') {
       const s = await c.query<{ calls: string | null }>('SELECT sum(calls)::text AS calls FROM pg_stat_statements WHERE dbid = $1', [this.oid]);
       statements = Number(s.rows[0]?.calls ?? 0);
-    }
-    return { commits: Number(d.rows[0]?.xact_commit ?? 0), rollbacks: Number(d.rows[0]?.xact_rollback ?? 0), statements };
+    } else if (wire) statements = wire.statements;
+    return { commits: Number(d.rows[0]?.xact_commit ?? 0), rollbacks: Number(d.rows[0]?.xact_rollback ?? 0), statements, roundTrips: wire?.roundTrips ?? null };
   }
 
   /** Connections to the run's database now. */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { CasinoControl } from './casino.js';
 import { closePools, ProviderSet } from './client.js';
 import { createRunDatabase, serverUrl, type RunDatabase } from './pg.js';
+import { startWireCounter, type WireCounter } from './pg-wire-counter.js';
 import { putOperator, providerEnv, runSecrets, type OperatorSpec, type RunSecrets } from './players.js';
 import { startCasino, startProvider, startRedis, type CasinoProcess, type ProviderProcess, type RedisProcess } from './processes.js';
 
@@ -40,6 +41,8 @@ export interface WorldOptions {
   logDir?: string;
   /** Extra environment of the provider processes. */
   env?: Record<string, string>;
+  /** Providers reach PostgreSQL through a wire-protocol relay that counts their statements (pg-wire-counter.ts). */
+  countStatements?: boolean;
 }
 
 export interface World {
@@ -56,6 +59,8 @@ export interface World {
   port(n: number): number;
   /** Starts one more provider process on the next port. */
   addProvider(): Promise<ProviderProcess>;
+  /** The statement-counting relay the providers reach PostgreSQL through (with `countStatements`). */
+  wire: WireCounter | null;
   stop(opts?: { keepDatabase?: boolean }): Promise<void>;
 }
 
@@ -76,6 +81,9 @@ export async function startWorld(o: WorldOptions): Promise<World> {
   const started: { stop(): Promise<void> }[] = [];
   const db = await createRunDatabase(`gp_h${o.slot.toLowerCase()}_`, serverUrl());
   try {
+    const wire = o.countStatements ? await startWireCounter(db.url) : null;
+    if (wire) started.push({ stop: () => wire.close() });
+    const providerDbUrl = wire ? wire.urlFor(db.url) : db.url;
     const redis = await startRedis({ port: REDIS_PORT_BASE + slot.redis, logDir });
     started.push(redis);
     const casinoProcess = await startCasino({
@@ -96,7 +104,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
         port: port(n),
         logDir,
         nodeArgs: o.nodeArgs ?? [],
-        env: providerEnv({ databaseUrl: db.url, redisUrl: redis.url, secrets, callbackTimeoutMs: o.callbackTimeoutMs ?? 3000, metricsPort: metricsPort(n), logLevel: o.logLevel ?? 'info', extra: o.env ?? {} }),
+        env: providerEnv({ databaseUrl: providerDbUrl, redisUrl: redis.url, secrets, callbackTimeoutMs: o.callbackTimeoutMs ?? 3000, metricsPort: metricsPort(n), logLevel: o.logLevel ?? 'info', extra: o.env ?? {} }),
       });
       providers[n] = p;
       started.push(p);
@@ -121,6 +129,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
       operators: o.operators,
       port,
       addProvider,
+      wire,
       async stop(opts = {}) {
         await closePools();
         for (const s of started.reverse()) await s.stop().catch(() => undefined);
