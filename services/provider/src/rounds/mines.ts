@@ -31,13 +31,13 @@ import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import { latestBalance } from '../sessions/player-balances.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
 import type { Tx } from '../store/db.js';
-import { claimKey, runIdempotent, scopeOf, type IdempotencyScope } from './idempotency.js';
-import { activateRound, closeRound, debitOpenedRound, operatorFor, RoundBusyError } from './money-path.js';
+import { claimKey, runIdempotent, scopeOf, StoredAnswer, type IdempotencyScope } from './idempotency.js';
+import { closeAndCredit, closeRound, debitAndActivate, operatorFor, RoundBusyError } from './money-path.js';
 import { minesPlayerView, minesStateOf } from './player-view.js';
-import { openActiveRound, openingChecks, openRoundOfSessionPlayer, roundOfSession, runRoundAction, type AbandonedRoundHandler, type RoundDeps } from './round-actions.js';
-import { getRound, updateRound, type Round } from './round-store.js';
+import { advanceRound, openActiveRound, openingChecks, openRoundOfSessionPlayer, roundOfSession, runRoundAction, type AbandonedRoundHandler, type RoundDeps } from './round-actions.js';
+import { getRound, type Callback, type Round, type RoundWithContext } from './round-store.js';
 import { isFailed } from './round-status.js';
-import { betView, failedRoundError } from './round-view.js';
+import { betView, betViewOf, failedRoundError, type PairView } from './round-view.js';
 
 export type MinesAnswer = Awaited<ReturnType<typeof betView>>;
 
@@ -50,6 +50,11 @@ async function minesAnswer(deps: RoundDeps, round: Round, balance?: bigint | nul
   if (isFailed(round)) throw failedRoundError(round);
   const latest = balance ?? (await latestBalance(deps.db, round.operatorId, round.playerRef, round.currency));
   return betView(deps.db, round, { result: minesPlayerView(round), balance: latest });
+}
+
+/** The answer of a round whose callbacks and seed pair the caller holds (no database read). */
+function minesAnswerOf(round: Round, callbacks: Callback[], pair: PairView, balance: bigint | null): MinesAnswer {
+  return betViewOf(round, callbacks, pair, { result: minesPlayerView(round), balance });
 }
 
 /* ------------------------------------------------------------------------------------ start */
@@ -94,11 +99,14 @@ export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): 
         { session, operator, amount, clientSeed: input.clientSeed, gameType: 'mines', params: { ...params } },
         { floats: MINES_FLOATS, state: (f) => startMines(f, params.mineCount) },
       );
-      const balance = await debitOpenedRound(deps, operator, opened);
-      const active = await activateRound(deps, opened.round);
-      // null: the retry job took the round over meanwhile (its lease ran out); answer what it became.
-      const round = active ?? (await getRound(deps.db, opened.round.roundId)) ?? opened.round;
-      return minesAnswer(deps, round, balance);
+      // One statement: the debit's answer, the round active, the request's answer with its key.
+      const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
+      const started = await debitAndActivate(deps, operator, opened, scope, async (active, debit, balance) =>
+        minesAnswerOf(active, [debit], pair, balance ?? (await latestBalance(deps.db, active.operatorId, active.playerRef, active.currency))),
+      );
+      if (started) return new StoredAnswer(started.answer);
+      // The retry job took the round over meanwhile (its lease ran out): answer what it became.
+      return minesAnswer(deps, (await getRound(deps.db, opened.round.roundId)) ?? opened.round);
     },
   });
 }
@@ -117,16 +125,12 @@ export async function revealMinesTile(deps: RoundDeps, input: MinesActionInput &
     gameType: 'mines',
     request: { action: 'reveal', tile: input.tile },
     fromRound: (round) => minesAnswer(deps, round),
-    async apply({ round, session, operator, scope }) {
+    async apply({ round, loaded, session, operator, scope }) {
       const outcome = revealTile(minesStateOf(round), input.tile, { amountMinor: round.amount, limits: operator });
-      if (outcome.final) return closeMinesRound(deps, { round, operator, session, scope, state: outcome.state });
-      const updated = await deps.db.transaction(async (tx) => {
-        const next = await updateRound(tx, round.roundId, 'active', { state: outcome.state, bumpVersion: true }, round.version);
-        if (!next) throw new RoundBusyError(`round ${round.roundId} changed during the reveal`);
-        await claimKey(tx, scope, round.roundId);
-        return next;
-      });
-      return minesAnswer(deps, updated);
+      if (outcome.final) return finishMinesRound(deps, { round, loaded, operator, session, scope, state: outcome.state });
+      // One statement: the new state at the version read, the key with its answer.
+      const answer = minesAnswerOf({ ...round, state: outcome.state }, loaded.callbacks, loaded.pair, loaded.balance);
+      return advanceRound(deps, round, scope, { state: outcome.state }, answer);
     },
   });
 }
@@ -137,8 +141,8 @@ export async function cashoutMinesRound(deps: RoundDeps, input: MinesActionInput
     gameType: 'mines',
     request: { action: 'cashout' },
     fromRound: (round) => minesAnswer(deps, round),
-    async apply({ round, session, operator, scope }) {
-      return closeMinesRound(deps, { round, operator, session, scope, state: cashoutMines(minesStateOf(round)) });
+    async apply({ round, loaded, session, operator, scope }) {
+      return finishMinesRound(deps, { round, loaded, operator, session, scope, state: cashoutMines(minesStateOf(round)) });
     },
   });
 }
@@ -156,7 +160,37 @@ function closeFigures(state: MinesState, amount: bigint, operator: OperatorWithS
   return { multiplier4, payout };
 }
 
-/** Fixes the final state and sends the round's one credit; answers the final (or credit_pending) bet. */
+/**
+ * A player's request that ends the round (cashout, a mine, the last safe tile): one statement
+ * fixes the final state, records the one credit and claims the key; once the credit is
+ * answered, one statement stores its answer, the final status and the request's answer.
+ */
+async function finishMinesRound(
+  deps: RoundDeps,
+  c: { round: Round; loaded: RoundWithContext; operator: OperatorWithSecret; session: Pick<SessionWithToken, 'launchToken'>; scope: IdempotencyScope; state: MinesState },
+): Promise<MinesAnswer | StoredAnswer<MinesAnswer>> {
+  const { round, loaded } = c;
+  const closed = await closeAndCredit(
+    deps,
+    c.operator,
+    round,
+    {
+      from: ['active'],
+      version: round.version,
+      result: minesResultView(c.state),
+      state: c.state,
+      ...closeFigures(c.state, round.amount, c.operator),
+      closeStatus: c.state.status === 'busted' ? 'busted' : 'cashed_out',
+      launchToken: c.session.launchToken,
+    },
+    c.scope,
+    (final, credit, balance) => minesAnswerOf(final, [...loaded.callbacks, credit], loaded.pair, balance ?? loaded.balance),
+  );
+  if (closed.answer !== null) return new StoredAnswer(closed.answer);
+  return minesAnswer(deps, closed.round);
+}
+
+/** Fixes the final state and sends the round's one credit (the abandoned-round sweep); answers the final (or credit_pending) bet. */
 async function closeMinesRound(
   deps: RoundDeps,
   c: { round: Round; operator: OperatorWithSecret; session: Pick<SessionWithToken, 'launchToken'>; scope: IdempotencyScope | null; state: MinesState },

@@ -28,17 +28,19 @@ import type { SecretBox } from '../infra/secret-box.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { OperatorStore } from '../operators/operator-store.js';
 import { readCasinoBalance, type SessionWithToken } from '../sessions/sessions.js';
-import { storableText, type Db, type Queryable, type Tx } from '../store/db.js';
+import { isUniqueViolation, storableText, type Db, type Queryable, type Tx } from '../store/db.js';
 import { currentSeedPair } from '../store/seed-pairs.js';
-import type { IdempotencyScope } from './idempotency.js';
+import { KeyTaken, type IdempotencyScope } from './idempotency.js';
 import { isCleanRefusal, outcomeError, type WalletClient, type WalletOutcome, type WalletPath } from '../wallet/wallet-client.js';
 import {
+  closeRoundWithCredit,
   getCallback,
   getRound,
   insertCallback,
   openRoundWithDebit,
   storeCreditAndFinish,
   storeDebitAndClose,
+  storeDebitAndActivate,
   leaseActiveRound,
   markCallbackUnanswered,
   recordCallbackResult,
@@ -392,6 +394,105 @@ export async function activateRound(deps: MoneyDeps, round: Round): Promise<Roun
   const active = await updateRound(deps.db, round.roundId, 'debit_requested', { status: 'active', leaseUntil: null });
   if (active) deps.onStatus?.(active);
   return active;
+}
+
+/* ------------------------------------------- Mines and Blackjack: each step of a round in one statement */
+
+const KEY_CONSTRAINT = 'idempotency_records_operator_id_session_id_idempotency_key_unique';
+
+/** A statement that claims a request's key failed on that key: another request holds it (the caller replays). */
+export function keyTakenOr(err: unknown): unknown {
+  return isUniqueViolation(err, KEY_CONSTRAINT) ? new KeyTaken() : err;
+}
+
+const answerStatus = (answer: unknown, round: Round) => {
+  const s = (answer as { roundStatus?: unknown } | null)?.roundStatus;
+  return typeof s === 'string' ? s : round.status;
+};
+
+/**
+ * The opening debit of a Mines or Blackjack round that becomes playable. Confirmed: one
+ * statement stores the debit's answer and the player's balance, makes the round `active` and
+ * stores the request's answer (`answerOf`, built from the round as it will be) with its key. Not
+ * confirmed: as `debitOpenedRound` (thrown). Null when the retry job took the round over meanwhile.
+ */
+export async function debitAndActivate<A>(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  opened: OpenedRound,
+  claim: IdempotencyScope,
+  answerOf: (active: Round, debit: Callback, balance: bigint | null) => A | Promise<A>,
+): Promise<{ answer: A; round: Round } | null> {
+  const { round, debit } = opened;
+  const a = await attempt(deps, operator, debit);
+  if (a.outcome.kind !== 'confirmed') {
+    await recordCallbackResult(deps.db, debit.id, a.result, a.balance);
+    return debitNotConfirmed(deps, operator, round, a.outcome);
+  }
+  const after: Round = { ...round, status: 'active', leaseUntil: null };
+  const answer = await answerOf(after, afterAttempt(debit, a), a.balance?.balance ?? null);
+  const active = await storeDebitAndActivate(deps.db, {
+    debitId: debit.id,
+    debitResult: a.result,
+    balance: a.balance,
+    roundId: round.roundId,
+    answer: { claim, body: stringifyJson(answer), roundStatus: answerStatus(answer, after) },
+  });
+  if (!active) return null;
+  deps.onStatus?.(active);
+  return { answer, round: active };
+}
+
+/**
+ * A player's request that ends a round (a Mines cashout or bust, the last Blackjack action, a
+ * deal that decides the round): one statement fixes the result (`close.from` → `credit_pending`,
+ * at `close.version`), records the one credit and claims the request's key (unless it holds it
+ * already); then the credit is sent and `creditAndFinish` stores its answer, the final status and
+ * the request's answer. Throws RoundBusyError when the round was no longer in `from`, KeyTaken
+ * when another request holds the key. `answer` is null when the round moved on after the credit
+ * was recorded (the caller answers from the round as it is).
+ */
+export async function closeAndCredit<A>(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  round: Round,
+  close: Omit<CloseInput, 'inTx'>,
+  claim: IdempotencyScope,
+  answerOf: (round: Round, credit: Callback, balance: bigint | null) => A,
+): Promise<{ answer: A | null; round: Round }> {
+  const credit = newCallback(deps, operator, round, {
+    operation: 'credit',
+    purpose: 'win',
+    key: creditKey(round.roundId),
+    amount: close.payout,
+    body: creditBody(round, close.payout, close.launchToken),
+  });
+  let closed: Awaited<ReturnType<typeof closeRoundWithCredit>>;
+  try {
+    closed = await closeRoundWithCredit(deps.db, {
+      roundId: round.roundId,
+      from: close.from,
+      ...(close.version !== undefined ? { version: close.version } : {}),
+      change: {
+        result: close.result,
+        ...(close.state !== undefined ? { state: close.state } : {}),
+        multiplier4: close.multiplier4,
+        payout: close.payout,
+        closeStatus: close.closeStatus,
+        ...(close.totalStaked !== undefined ? { totalStaked: close.totalStaked } : {}),
+        leaseUntil: leaseUntil(deps.config),
+      },
+      credit,
+      claim: claim.claimed ? null : claim,
+    });
+  } catch (err) {
+    throw keyTakenOr(err);
+  }
+  if (!closed) throw new RoundBusyError(`round ${round.roundId} changed while it was being closed`);
+  claim.claimed = true;
+  const finished = await creditAndFinish(deps, operator, closed.round, closed.credit, claim, answerOf);
+  if (finished) return finished;
+  return { answer: null, round: (await getRound(deps.db, round.roundId)) ?? closed.round };
 }
 
 /**

@@ -4,13 +4,13 @@
  *  - opening (POST /api/bets, Mines and Blackjack start): the idempotency key is looked up
  *    first; only a key seen for the first time meets `openingChecks` (operator, game, session
  *    game, currency, wallet circuit), which can change over time (CONTRACT.md §13);
- *  - acting on an active Mines or Blackjack round (DESIGN.md "Active rounds"): find the round
- *    and check it belongs to the session's player; then, under the request's idempotency key,
- *    take the Redis lock `round:<id>` (owner token, short expiry), reload the round, check it is
- *    still `active`, and let the game apply its pure transition. The game writes the new state
- *    with `updateRound(..., version)` (or closes the round) in the same transaction that calls
- *    `claimKey`: the lock keeps pods from wasting work, the version check is what guarantees
- *    exactly once.
+ *  - acting on an active Mines or Blackjack round (DESIGN.md "Active rounds"): under the
+ *    request's idempotency key, take the Redis lock `round:<id>` (owner token, short expiry), load
+ *    the round with what its answer shows (one statement), check it is the session player's and
+ *    still `active`, and let the game apply its pure transition. The game writes the new state at
+ *    the version it read (`advanceRound`, or closes the round) in the statement or transaction
+ *    that claims the key: the lock keeps pods from wasting work, the version check is what
+ *    guarantees exactly once.
  */
 import { floats } from '@gp/game-core/fairness';
 import type { GameType } from '@gp/game-core/games';
@@ -19,9 +19,10 @@ import { LockBusyError, withLock, type KeyValueStore } from '../infra/kv.js';
 import type { AbandonedRoundPolicy, OperatorWithSecret } from '../operators/operator-schema.js';
 import type { SessionService, SessionWithToken } from '../sessions/sessions.js';
 import { isUniqueViolation } from '../store/db.js';
-import { runIdempotent, scopeOf, type IdempotencyScope } from './idempotency.js';
-import { openRound, operatorFor, RoundBusyError, type MoneyDeps, type OpenedRound, type OpenRoundInput } from './money-path.js';
-import { getRound, openRoundOfPlayer, type Round } from './round-store.js';
+import { stringifyJson } from '../infra/json.js';
+import { runIdempotent, scopeOf, StoredAnswer, type IdempotencyScope } from './idempotency.js';
+import { keyTakenOr, openRound, operatorFor, RoundBusyError, type MoneyDeps, type OpenedRound, type OpenRoundInput } from './money-path.js';
+import { advanceActiveRound, getRound, getRoundWithContext, openRoundOfPlayer, type Round, type RoundWithContext } from './round-store.js';
 import { publicStatusOf } from './round-status.js';
 
 /** What a round's requests need: the money path's parts, the sessions and Redis (locks). */
@@ -72,16 +73,26 @@ export interface RoundActionInput<T> {
   idempotencyKey: string;
   /** The request as it identifies itself for conflicts (action name and its arguments). */
   request: Record<string, unknown>;
-  /** Applies the action to the freshly loaded active round. Must claimKey(tx, scope, roundId) in its writing transaction. */
-  apply(ctx: { round: Round; session: SessionWithToken; operator: OperatorWithSecret; scope: IdempotencyScope }): Promise<T>;
+  /**
+   * Applies the action to the freshly loaded active round (`loaded`: with its callbacks, seed pair
+   * and the player's latest balance). Must claim the key in the statement or transaction that
+   * writes (claimKey, `advanceRound`, money-path.ts `closeAndCredit`); may answer a StoredAnswer
+   * when that statement stored the answer with the key.
+   */
+  apply(ctx: { round: Round; loaded: RoundWithContext; session: SessionWithToken; operator: OperatorWithSecret; scope: IdempotencyScope }): Promise<T | StoredAnswer<T>>;
   /** The answer of a key whose round moved on since its answer was stored. */
   fromRound(round: Round): Promise<T>;
 }
 
 export const ROUND_LOCK_TTL_MS = 30_000;
 
+/**
+ * Under the request's key and the round's lock: the round loaded with what its answer shows (one
+ * statement), checked (ROUND_NOT_FOUND, ROUND_SESSION_MISMATCH, ROUND_NOT_ACTIVE), then the
+ * game's step. A refusal before the key was claimed first looks for the key (idempotency.ts).
+ */
 export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput<T>): Promise<T> {
-  const { session } = await roundOfSession(deps, input.sessionId, input.roundId, input.gameType);
+  const session = await deps.sessions.get(deps.db, input.sessionId);
   const scope = scopeOf(session, input.idempotencyKey, { op: `${input.gameType}:action`, roundId: input.roundId, ...input.request });
   return runIdempotent(deps.db, {
     scope,
@@ -90,11 +101,15 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
     execute: async () => {
       try {
         return await withLock(deps.kv, `round:${input.roundId}`, { ttlMs: ROUND_LOCK_TTL_MS, waitMs: deps.config.idempotencyWaitMs }, async () => {
-          const round = await getRound(deps.db, input.roundId);
-          if (!round) throw new AppError('ROUND_NOT_FOUND', `no ${input.gameType} round with this id`);
+          const loaded = await getRoundWithContext(deps.db, input.roundId);
+          const round = loaded?.round;
+          if (!loaded || !round || round.gameType !== input.gameType) throw new AppError('ROUND_NOT_FOUND', `no ${input.gameType} round with this id`);
+          if (round.operatorId !== session.operatorId || round.playerRef !== session.playerRef) {
+            throw new AppError('ROUND_SESSION_MISMATCH', 'this round belongs to another player');
+          }
           if (round.status !== 'active') throw new AppError('ROUND_NOT_ACTIVE', `the round is ${publicStatusOf(round)}`).withRound(round.roundId, publicStatusOf(round));
           const operator = await operatorFor(deps, round.operatorId);
-          return input.apply({ round, session, operator, scope });
+          return input.apply({ round, loaded, session, operator, scope });
         });
       } catch (err) {
         if (err instanceof LockBusyError) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'another action on this round is still running; retry shortly');
@@ -106,6 +121,29 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
       }
     },
   });
+}
+
+/**
+ * A step that moves no money (a Mines reveal, a Blackjack hit or stand) in one statement: the
+ * round's new state at the version the caller read, and the request's key stored with `answer`
+ * (built from the round as it will be). Throws RoundBusyError when the round moved on, KeyTaken
+ * when another request holds the key.
+ */
+export async function advanceRound<T>(deps: RoundDeps, round: Round, scope: IdempotencyScope, change: { state: unknown; totalStaked?: bigint }, answer: T): Promise<StoredAnswer<T>> {
+  let moved: Round | null;
+  try {
+    moved = await advanceActiveRound(deps.db, {
+      roundId: round.roundId,
+      version: round.version,
+      ...change,
+      answer: { claim: scope, body: stringifyJson(answer), roundStatus: String((answer as { roundStatus?: unknown }).roundStatus ?? round.status) },
+    });
+  } catch (err) {
+    throw keyTakenOr(err);
+  }
+  if (!moved) throw new RoundBusyError(`round ${round.roundId} changed during the action`);
+  scope.claimed = true;
+  return new StoredAnswer(answer);
 }
 
 /**

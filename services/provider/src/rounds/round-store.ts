@@ -189,6 +189,148 @@ export async function restartIdleClock(db: Queryable, roundId: string): Promise<
   await db('rounds').where({ round_id: roundId, status: 'active' }).update({ updated_at: db.fn.now() });
 }
 
+/* ------------------------------------------------- active rounds: one statement a step (Mines, Blackjack) */
+//
+// An action on an active round reads the round with everything its answer shows (its callbacks,
+// its seed pair's hash, the player's latest balance) in one statement, and writes its step in
+// one: the same conditional updates (status, version), unique keys and triggers as the separate
+// statements, as data-modifying CTEs that run together and atomically.
+
+/** A round with what its answer shows: its callbacks (by id), its seed pair, the player's latest reported balance. */
+export interface RoundWithContext {
+  round: Round;
+  callbacks: Callback[];
+  pair: { serverSeedHash: string; serverSeed: string; revealed: boolean };
+  /** the player's latest balance in the round's currency, or null */
+  balance: bigint | null;
+}
+
+/** The round, its callbacks, its seed pair and the player's latest balance, in one statement; null when unknown. */
+export async function getRoundWithContext(db: Queryable, roundId: string): Promise<RoundWithContext | null> {
+  const sql = `SELECT r.*,
+      (SELECT COALESCE(json_agg(to_jsonb(c) || jsonb_build_object('id', c.id::text, 'amount', c.amount::text) ORDER BY c.id), '[]'::json) FROM wallet_callbacks c WHERE c.round_id = r.round_id) AS ctx_callbacks,
+      p.server_seed_hash AS ctx_seed_hash, p.server_seed AS ctx_seed, p.revealed AS ctx_revealed, b.balance::text AS ctx_balance, b.currency AS ctx_balance_currency
+    FROM rounds r JOIN seed_pairs p ON p.id = r.seed_pair_id
+    LEFT JOIN player_balances b ON b.operator_id = r.operator_id AND b.player_ref = r.player_ref
+    WHERE r.round_id = ?`;
+  const res = await hotQuery(db, 'gp_round_with_context', sql, [roundId]);
+  const row = (res.rows as (RoundRow & { ctx_callbacks: unknown; ctx_seed_hash: string; ctx_seed: string; ctx_revealed: boolean; ctx_balance: string | null; ctx_balance_currency: string | null })[])[0];
+  if (!row) return null;
+  const raw = typeof row.ctx_callbacks === 'string' ? (JSON.parse(row.ctx_callbacks) as CallbackRow[]) : (row.ctx_callbacks as CallbackRow[]);
+  const round = roundFromRow(row);
+  return {
+    round,
+    callbacks: raw.map(callbackFromRow),
+    pair: { serverSeedHash: row.ctx_seed_hash, serverSeed: row.ctx_seed, revealed: row.ctx_revealed },
+    balance: row.ctx_balance !== null && row.ctx_balance_currency === round.currency ? toBigInt(row.ctx_balance) : null,
+  };
+}
+
+/** The idempotency record of a request, written complete with its answer by the statement of its step. */
+export interface KeyAnswer {
+  claim: KeyClaim;
+  body: string;
+  roundStatus: string;
+}
+
+/**
+ * A step of an active round that moves no money (a Mines reveal, a Blackjack hit or stand), in
+ * one statement: the new state (and total stake) when the round is still `active` at `version`
+ * (the version bumped, any lease ended), and the request's key stored with its answer. Null when
+ * the round moved on: nothing was written. A unique violation (the key taken) aborts the whole statement.
+ */
+export async function advanceActiveRound(db: Queryable, a: { roundId: string; version: number; state: unknown; totalStaked?: bigint; answer: KeyAnswer }): Promise<Round | null> {
+  const k = a.answer;
+  const values: unknown[] = [JSON.stringify(a.state), a.totalStaked === undefined ? null : a.totalStaked.toString(), a.roundId, a.version];
+  values.push(k.claim.operatorId, k.claim.sessionId, k.claim.key, k.claim.requestHash, k.body, k.roundStatus);
+  const sql = `WITH r AS (
+      UPDATE rounds SET state = ?::jsonb, total_staked = COALESCE(?::numeric, total_staked), version = version + 1, lease_until = NULL, updated_at = now()
+      WHERE round_id = ? AND status = 'active' AND version = ? RETURNING *
+    ), k AS (
+      INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id, state, response_status, response_body, response_round_status, completed_at)
+      SELECT ?, ?, ?, ?, r.round_id, 'completed', 200, ?::jsonb, ?, now() FROM r RETURNING id
+    )
+    SELECT r.* FROM r`;
+  const res = await hotQuery(db, 'gp_advance_active', sql, values);
+  const row = (res.rows as RoundRow[])[0];
+  return row ? roundFromRow(row) : null;
+}
+
+/**
+ * A round's result fixed in one statement (`from` → `credit_pending`, at `version` when given,
+ * the version bumped, leased until `change.leaseUntil`), its one credit recorded and, with
+ * `claim`, the request's key claimed. Null when the round was no longer in `from` (at `version`):
+ * nothing was written. A unique violation (the key taken, a second credit) aborts the whole statement.
+ */
+export async function closeRoundWithCredit(
+  db: Queryable,
+  c: {
+    roundId: string;
+    from: RoundStatus[];
+    version?: number;
+    change: { result: unknown; state?: unknown; multiplier4: bigint; payout: bigint; closeStatus: CloseStatus; totalStaked?: bigint; leaseUntil: Date };
+    credit: NewCallback;
+    claim: KeyClaim | null;
+  },
+): Promise<{ round: Round; credit: Callback } | null> {
+  const ch = c.change;
+  const values: unknown[] = [
+    JSON.stringify(ch.result),
+    ch.state === undefined ? null : JSON.stringify(ch.state),
+    multiplierToColumn(ch.multiplier4),
+    ch.payout.toString(),
+    ch.closeStatus,
+    ch.totalStaked === undefined ? null : ch.totalStaked.toString(),
+    ch.leaseUntil,
+    c.roundId,
+    `{${c.from.join(',')}}`, // an array literal: statuses are plain words
+  ];
+  let version = '';
+  if (c.version !== undefined) {
+    version = ' AND version = ?';
+    values.push(c.version);
+  }
+  values.push(...callbackValues(c.credit));
+  let claim = '';
+  if (c.claim) {
+    claim = `, k AS (INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id) SELECT ?, ?, ?, ?, r.round_id FROM r RETURNING id)`;
+    values.push(c.claim.operatorId, c.claim.sessionId, c.claim.key, c.claim.requestHash);
+  }
+  const sql = `WITH r AS (
+      UPDATE rounds SET status = 'credit_pending', result = ?::jsonb, state = COALESCE(?::jsonb, state), multiplier = ?, payout = ?, close_status = ?,
+        total_staked = COALESCE(?::numeric, total_staked), version = version + 1, lease_until = ?, updated_at = now()
+      WHERE round_id = ? AND status = ANY(?::text[])${version} RETURNING *
+    ), credit AS (${insertCallbackFrom('r')})${claim}
+    SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
+  const res = await hotQuery(db, `gp_close_with_credit${c.version !== undefined ? '_v' : ''}${c.claim ? '_claim' : ''}`, sql, values);
+  const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date })[])[0];
+  if (!row) return null;
+  const round = roundFromRow(row);
+  return { round, credit: callbackRecorded({ ...c.credit, roundId: round.roundId }, row) };
+}
+
+/**
+ * Once the opening debit of a Mines or Blackjack round is confirmed, in one statement: its result
+ * and the player's balance stored, the round made playable (`debit_requested` → `active`, its
+ * lease ended) and the request's answer stored with its key. Null when the round was no longer
+ * `debit_requested` (the retry job took it over): only the debit's result was stored.
+ */
+export async function storeDebitAndActivate(db: Queryable, c: { debitId: string; debitResult: CallbackResult; balance: BalanceReport | null; roundId: string; answer: KeyAnswer }): Promise<Round | null> {
+  const head = resultCtes(c.debitId, c.debitResult, c.balance);
+  const values = [...head.values, c.roundId, c.answer.body, c.answer.roundStatus, c.answer.claim.operatorId, c.answer.claim.sessionId, c.answer.claim.key];
+  const sql = `WITH ${head.sql}, r AS (
+      UPDATE rounds SET status = 'active', lease_until = NULL, updated_at = now()
+      WHERE round_id = ? AND status = 'debit_requested' RETURNING *
+    ), k AS (
+      UPDATE idempotency_records SET state = 'completed', response_status = 200, response_body = ?::jsonb, response_round_status = ?, completed_at = now()
+      WHERE operator_id = ? AND session_id = ? AND idempotency_key = ? AND state = 'in_progress' AND EXISTS (SELECT 1 FROM r)
+    )
+    SELECT r.* FROM r`;
+  const res = await hotQuery(db, 'gp_debit_and_activate', sql, values);
+  const row = (res.rows as RoundRow[])[0];
+  return row ? roundFromRow(row) : null;
+}
+
 export interface WorkFilter {
   operatorId?: string | undefined;
   playerRef?: string | undefined;
