@@ -31,6 +31,7 @@ import {
   RoundBusyError,
   takeOverActiveRound,
   wasCleanlyRefused,
+  type CloseInput,
   type MoneyDeps,
 } from './money-path.js';
 import { blackjackResult, blackjackStateOf } from './player-view.js';
@@ -49,8 +50,13 @@ export async function closeBlackjack(
   state: BlackjackState,
   opts: { from: RoundStatus[]; launchToken: string; inTx?: (tx: Tx) => Promise<void> },
 ) {
+  return closeRound(deps, operator, round, { ...blackjackClose(round, state, opts), ...(opts.inTx ? { inTx: opts.inTx } : {}) });
+}
+
+/** How a Blackjack round closes (the final state, its result, the total payout and stake): `closeBlackjack`, or money-path.ts `closeAndCredit`. */
+export function blackjackClose(round: Round, state: BlackjackState, opts: { from: RoundStatus[]; launchToken: string }): Omit<CloseInput, 'inTx'> {
   const s = settlement(state);
-  return closeRound(deps, operator, round, {
+  return {
     from: opts.from,
     version: round.version,
     result: blackjackResult(state, round),
@@ -60,8 +66,7 @@ export async function closeBlackjack(
     closeStatus: 'settled',
     totalStaked: s.totalStaked,
     launchToken: opts.launchToken,
-    ...(opts.inTx ? { inTx: opts.inTx } : {}),
-  });
+  };
 }
 
 /* ------------------------------------------------------------------ extra debits left behind */

@@ -35,14 +35,14 @@ import { checkMaxPayout, checkStake, parseAmount } from '@gp/game-core/money';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import { latestBalance } from '../sessions/player-balances.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
-import { claimKey, runIdempotent, scopeOf, type IdempotencyScope } from './idempotency.js';
-import { activateRound, applyPaidAction, debitOpenedRound, RoundBusyError, takeExtraDebit } from './money-path.js';
+import { claimKey, runIdempotent, scopeOf, StoredAnswer, type IdempotencyScope } from './idempotency.js';
+import { applyPaidAction, closeAndCredit, debitAndActivate, debitOpenedRound, RoundBusyError, takeExtraDebit } from './money-path.js';
 import { blackjackPlayerView, blackjackStateOf } from './player-view.js';
-import { closeBlackjack, takeOverStaleRound } from './blackjack-recovery.js';
-import { openActiveRound, openingChecks, openRoundOfSessionPlayer, roundOfSession, runRoundAction, type RoundDeps } from './round-actions.js';
-import { getRound, updateRound, type Round } from './round-store.js';
+import { blackjackClose, closeBlackjack, takeOverStaleRound } from './blackjack-recovery.js';
+import { advanceRound, openActiveRound, openingChecks, openRoundOfSessionPlayer, roundOfSession, runRoundAction, type RoundDeps } from './round-actions.js';
+import { getRound, getRoundWithContext, type Callback, type Round, type RoundWithContext } from './round-store.js';
 import { isFailed } from './round-status.js';
-import { betView, failedRoundError } from './round-view.js';
+import { betView, betViewOf, failedRoundError, type PairView } from './round-view.js';
 
 export type BlackjackAnswer = Awaited<ReturnType<typeof betView>>;
 
@@ -55,6 +55,11 @@ async function blackjackAnswer(deps: RoundDeps, round: Round, balance?: bigint |
   if (isFailed(round)) throw failedRoundError(round);
   const latest = balance ?? (await latestBalance(deps.db, round.operatorId, round.playerRef, round.currency));
   return betView(deps.db, round, { result: blackjackPlayerView(round), balance: latest });
+}
+
+/** The answer of a round whose callbacks and seed pair the caller holds (no database read). */
+function blackjackAnswerOf(round: Round, callbacks: Callback[], pair: PairView, balance: bigint | null): BlackjackAnswer {
+  return betViewOf(round, callbacks, pair, { result: blackjackPlayerView(round), balance });
 }
 
 /* ------------------------------------------------------------------------------------ start */
@@ -86,15 +91,19 @@ export async function startBlackjackRound(deps: RoundDeps, input: StartBlackjack
         { floats: BLACKJACK_FLOATS, state: (f) => startBlackjack(f, amount) },
       );
       const { round } = opened;
-      const balance = await debitOpenedRound(deps, operator, opened);
       const state = blackjackStateOf(round);
       try {
         if (isFinal(state)) {
+          const balance = await debitOpenedRound(deps, operator, opened);
           const closed = await closeBlackjack(deps, operator, round, state, { from: ['debit_requested'], launchToken: session.launchToken });
           return await blackjackAnswer(deps, closed.round, closed.balance ?? balance);
         }
-        const active = await activateRound(deps, round);
-        if (active) return await blackjackAnswer(deps, active, balance);
+        // One statement: the debit's answer, the round active, the request's answer with its key.
+        const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
+        const started = await debitAndActivate(deps, operator, opened, scope, async (active, debit, balance) =>
+          blackjackAnswerOf(active, [debit], pair, balance ?? (await latestBalance(deps.db, active.operatorId, active.playerRef, active.currency))),
+        );
+        if (started) return new StoredAnswer(started.answer);
       } catch (err) {
         if (!(err instanceof RoundBusyError)) throw err;
       }
@@ -116,6 +125,8 @@ export interface BlackjackActionInput {
 
 interface ActionContext {
   round: Round;
+  /** the round with its callbacks, seed pair and the player's latest balance, as read for this action */
+  loaded: RoundWithContext;
   session: SessionWithToken;
   operator: OperatorWithSecret;
   scope: IdempotencyScope;
@@ -131,29 +142,33 @@ export async function playBlackjackAction(deps: RoundDeps, input: BlackjackActio
     fromRound: (round) => blackjackAnswer(deps, round),
     async apply(ctx) {
       const round = await takeOverStaleRound(deps, ctx.operator, ctx.round);
+      // a round taken over had its extra debits resolved: read what its answer shows again
+      const loaded = round === ctx.round ? ctx.loaded : await getRoundWithContext(deps.db, round.roundId);
+      if (!loaded) throw new RoundBusyError(`round ${round.roundId} vanished`);
       const state = blackjackStateOf(round);
       const extra = requiredDebit(state, input.action); // ACTION_NOT_AVAILABLE when illegal now (or withdrawn)
-      const c = { ...ctx, round };
+      const c = { ...ctx, round, loaded: { ...loaded, round } };
       return extra ? paidAction(deps, c, state, input.action, extra) : freeAction(deps, c, state, input.action);
     },
   });
 }
 
-/** hit, stand, declined insurance: the new state (or the close) and the key in one transaction. */
-async function freeAction(deps: RoundDeps, c: ActionContext, state: BlackjackState, action: BlackjackAction): Promise<BlackjackAnswer> {
-  const { round, scope } = c;
+/**
+ * hit, stand, declined insurance, each in one statement: the new state with the key and its
+ * answer; or the round closed with its credit recorded and the key claimed, then the credit
+ * answered with the final status and the request's answer.
+ */
+async function freeAction(deps: RoundDeps, c: ActionContext, state: BlackjackState, action: BlackjackAction): Promise<BlackjackAnswer | StoredAnswer<BlackjackAnswer>> {
+  const { round, scope, loaded } = c;
   const next = applyBlackjackAction(state, action).state;
   if (isFinal(next)) {
-    const closed = await closeBlackjack(deps, c.operator, round, next, { from: ['active'], launchToken: c.session.launchToken, inTx: (tx) => claimKey(tx, scope, round.roundId) });
-    return blackjackAnswer(deps, closed.round, closed.balance);
+    const closed = await closeAndCredit(deps, c.operator, round, blackjackClose(round, next, { from: ['active'], launchToken: c.session.launchToken }), scope, (final, credit, balance) =>
+      blackjackAnswerOf(final, [...loaded.callbacks, credit], loaded.pair, balance ?? loaded.balance),
+    );
+    if (closed.answer !== null) return new StoredAnswer(closed.answer);
+    return blackjackAnswer(deps, closed.round);
   }
-  const updated = await deps.db.transaction(async (tx) => {
-    const moved = await updateRound(tx, round.roundId, 'active', { state: next, bumpVersion: true }, round.version);
-    if (!moved) throw new RoundBusyError(`round ${round.roundId} changed during ${action}`);
-    await claimKey(tx, scope, round.roundId);
-    return moved;
-  });
-  return blackjackAnswer(deps, updated);
+  return advanceRound(deps, round, scope, { state: next }, blackjackAnswerOf({ ...round, state: next }, loaded.callbacks, loaded.pair, loaded.balance));
 }
 
 /**

@@ -236,7 +236,7 @@ export interface KeyAnswer {
 /**
  * A step of an active round that moves no money (a Mines reveal, a Blackjack hit or stand), in
  * one statement: the new state (and total stake) when the round is still `active` at `version`
- * (the version bumped, any lease ended), and the request's key stored with its answer. Null when
+ * (the version bumped), and the request's key stored with its answer. Null when
  * the round moved on: nothing was written. A unique violation (the key taken) aborts the whole statement.
  */
 export async function advanceActiveRound(db: Queryable, a: { roundId: string; version: number; state: unknown; totalStaked?: bigint; answer: KeyAnswer }): Promise<Round | null> {
@@ -244,7 +244,7 @@ export async function advanceActiveRound(db: Queryable, a: { roundId: string; ve
   const values: unknown[] = [JSON.stringify(a.state), a.totalStaked === undefined ? null : a.totalStaked.toString(), a.roundId, a.version];
   values.push(k.claim.operatorId, k.claim.sessionId, k.claim.key, k.claim.requestHash, k.body, k.roundStatus);
   const sql = `WITH r AS (
-      UPDATE rounds SET state = ?::jsonb, total_staked = COALESCE(?::numeric, total_staked), version = version + 1, lease_until = NULL, updated_at = now()
+      UPDATE rounds SET state = ?::jsonb, total_staked = COALESCE(?::numeric, total_staked), version = version + 1, updated_at = now()
       WHERE round_id = ? AND status = 'active' AND version = ? RETURNING *
     ), k AS (
       INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id, state, response_status, response_body, response_round_status, completed_at)
