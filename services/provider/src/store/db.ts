@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knexPkg from 'knex';
 import type { Knex } from 'knex';
-import ClientPgLite from 'knex-pglite';
+import { knexOnPglite, openPglite, TEMPLATE_FILE } from './embedded-template.js';
 import { assertMigrated, migrate } from './migrate.js';
 
 const knex = knexPkg.knex ?? (knexPkg as unknown as typeof knexPkg.knex);
@@ -24,7 +24,7 @@ export interface DbHandle {
 }
 
 /** `migrate: false` (MIGRATE_ON_START=false) only checks that the database is at the latest migration. */
-export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string; poolMax?: number; migrate?: boolean }): Promise<DbHandle> {
+export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string; poolMax?: number; migrate?: boolean; embeddedTemplate?: string | null }): Promise<DbHandle> {
   let db: Db;
   let mode: DbHandle['mode'];
   if (opts.databaseUrl) {
@@ -38,7 +38,8 @@ export async function openDatabase(opts: { databaseUrl: string | undefined; data
   } else {
     const dir = path.resolve(opts.dataDir, 'pg');
     mkdirSync(dir, { recursive: true });
-    db = knex({ client: ClientPgLite, dialect: 'postgres', connection: { filename: dir } } as Knex.Config);
+    // An empty directory starts from the build's migrated template (store/embedded-template.ts).
+    db = knexOnPglite(openPglite(dir, opts.embeddedTemplate === undefined ? TEMPLATE_FILE : opts.embeddedTemplate).pglite);
     mode = 'embedded';
   }
   try {

@@ -14,6 +14,11 @@ interface MigrationModule {
   down(knex: Knex): Promise<void>;
 }
 
+/** The migration files of migrations/, in order (`only`: a subset, e.g. for a test's older template). */
+function sourceOf(only?: (name: string) => boolean): Knex.MigrationSource<string> {
+  return { ...source, getMigrations: async () => (await source.getMigrations([])).filter((n) => !only || only(n)) };
+}
+
 const source: Knex.MigrationSource<string> = {
   async getMigrations() {
     return readdirSync(MIGRATIONS_DIR)
@@ -37,8 +42,8 @@ const MIGRATION_LOCK_KEY = 7_211_202_401;
  * held by a connection of its own (outside the pool; closing it frees the lock): knex's own lock
  * lives in a table that the first run creates, and two runs on an empty database race to create it.
  */
-export async function migrate(db: Knex): Promise<string[]> {
-  const latest = async () => ((await db.migrate.latest({ migrationSource: source })) as [number, string[]])[1];
+export async function migrate(db: Knex, opts: { only?: (name: string) => boolean } = {}): Promise<string[]> {
+  const latest = async () => ((await db.migrate.latest({ migrationSource: opts.only ? sourceOf(opts.only) : source })) as [number, string[]])[1];
   const connection = db.client.config.connection as string | pg.ClientConfig | undefined;
   // The embedded PGlite is one process on one connection: nothing to wait for.
   if (db.client.config.client !== 'pg' || !connection || typeof connection === 'function') return latest();
