@@ -29,6 +29,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   PUBLIC_BASE_URL: optionalText,
   RATE_LIMIT_AUTH_FAILURES_PER_MIN: z.coerce.number().int().min(1).max(1_000_000_000).default(20),
+  /** How long idempotency records (a key's stored answer) are kept: a retry with the same key later than this is a new request. */
+  IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().min(0.0001).max(87_600).default(168),
   /** false: only check the database is at the latest migration (pods in Kubernetes; a Job migrates). */
   MIGRATE_ON_START: z.enum(['true', 'false', '1', '0', '']).default('true').transform((v) => v !== 'false' && v !== '0'),
 });
@@ -57,6 +59,8 @@ export interface Config {
   redisKeyPrefix: string;
   /** How long a request waits for a concurrent duplicate of its idempotency key (CONTRACT.md §13). */
   idempotencyWaitMs: number;
+  /** How long idempotency records are kept (IDEMPOTENCY_RETENTION_HOURS, 7 days): the cron pass removes older ones. */
+  idempotencyRetentionHours: number;
   rateLimits: {
     /** Failed admin, cron and operator authentications per client IP and minute. */
     authFailuresPerMinute: number;
@@ -88,6 +92,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     cronSecret: e.CRON_SECRET,
     readinessOperatorId: e.READINESS_OPERATOR_ID,
     callbackTimeoutMs: e.CALLBACK_TIMEOUT_MS,
+    idempotencyRetentionHours: e.IDEMPOTENCY_RETENTION_HOURS,
     clockSkewSeconds: e.CLOCK_SKEW_S,
     secretKey: e.SECRET_KEY,
     demoOperator: !production || e.DEMO_OPERATOR === '1',

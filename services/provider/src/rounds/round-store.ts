@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import type { CurrencyCode } from '@gp/game-core/money';
 import type { GameType } from '@gp/game-core/games';
 import { hotQuery, toBigInt, toIso, toNullableBigInt, type Queryable } from '../store/db.js';
-import type { CloseStatus, RoundStatus } from './round-status.js';
+import { FINAL_STATUSES, type CloseStatus, type RoundStatus } from './round-status.js';
 
 export interface Round {
   roundId: string;
@@ -330,6 +330,35 @@ export async function storeDebitAndActivate(db: Queryable, c: { debitId: string;
   const row = (res.rows as RoundRow[])[0];
   return row ? roundFromRow(row) : null;
 }
+
+/**
+ * Retention (issue 14 item 4): removes the idempotency records older than `olderThan` whose work
+ * is over (their round is final, or they have none), `batch` rows a statement and at most
+ * `maxBatches` statements a call; with `operatorId` only that operator's. A record of a round
+ * not final yet (open, or its credit or rollback still pending) stays whatever its age. Answers
+ * how many were removed. After the retention period a retry with the same key is a new request:
+ * the period must exceed any client's retry window.
+ */
+export async function purgeIdempotencyRecords(db: Queryable, opts: { olderThan: Date; operatorId?: string | undefined; batch?: number; maxBatches?: number }): Promise<number> {
+  const batch = opts.batch ?? 5_000;
+  let removed = 0;
+  for (let i = 0; i < (opts.maxBatches ?? 20); i++) {
+    const res = (await db.raw(
+      `DELETE FROM idempotency_records WHERE id IN (
+        SELECT k.id FROM idempotency_records k LEFT JOIN rounds r ON r.round_id = k.round_id
+        WHERE k.created_at < ? AND (?::text IS NULL OR k.operator_id = ?)
+          AND (r.round_id IS NULL OR r.status IN (${FINAL_LIST}))
+        ORDER BY k.id LIMIT ?)`,
+      [opts.olderThan, opts.operatorId ?? null, opts.operatorId ?? null, batch],
+    )) as { rowCount?: number; affectedRows?: number };
+    const n = res.rowCount ?? res.affectedRows ?? 0;
+    removed += n;
+    if (n < batch) break;
+  }
+  return removed;
+}
+
+const FINAL_LIST = FINAL_STATUSES.map((s) => `'${s}'`).join(', ');
 
 export interface WorkFilter {
   operatorId?: string | undefined;

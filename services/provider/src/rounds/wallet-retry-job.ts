@@ -22,7 +22,7 @@ import { closeAbandonedBlackjackRound, recoverInterruptedRounds } from './blackj
 import { closeAbandonedMinesRound } from './mines.js';
 import { leaseUntil, operatorFor, rollbackUnansweredDebit, sendPendingCredit, sendPendingRollback } from './money-path.js';
 import type { AbandonedRoundHandler, RoundDeps } from './round-actions.js';
-import { claimRoundsForWork, restartIdleClock, updateRound, type Round, type WorkFilter } from './round-store.js';
+import { claimRoundsForWork, purgeIdempotencyRecords, restartIdleClock, updateRound, type Round, type WorkFilter } from './round-store.js';
 
 export interface RetryRequest {
   operatorId?: string | undefined;
@@ -72,7 +72,11 @@ export async function runWalletRetryJob(deps: RoundDeps, request: RetryRequest):
 
   for (const round of await claimRoundsForWork(deps.db, { kind: 'wallet' }, left(), leaseUntil(deps.config))) count(await retryRound(deps, round));
   for (const item of await recoverInterruptedRounds(deps, left(), leaseUntil(deps.config))) count({ roundId: item.roundId, operation: 'rollback', outcome: item.outcome });
-  if (request.sweepAbandoned) for (const item of await sweepAbandonedRounds(deps, left())) count(item);
+  if (request.sweepAbandoned) {
+    for (const item of await sweepAbandonedRounds(deps, left())) count(item);
+    // Retention: idempotency records past IDEMPOTENCY_RETENTION_HOURS (of the pass's operator) go.
+    await purgeIdempotencyRecords(deps.db, { olderThan: new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000), operatorId: filter.operatorId });
+  }
   return summary;
 }
 
