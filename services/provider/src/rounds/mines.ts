@@ -100,7 +100,7 @@ export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): 
       const round = active ?? (await getRound(deps.db, opened.round.roundId)) ?? opened.round;
       return minesAnswer(deps, round, balance);
     },
-  });
+  }, deps.metrics);
 }
 
 /* ---------------------------------------------------------------------------------- actions */

@@ -16,6 +16,7 @@ import { floats } from '@gp/game-core/fairness';
 import type { GameType } from '@gp/game-core/games';
 import { AppError } from '../errors.js';
 import { LockBusyError, withLock, type KeyValueStore } from '../infra/kv.js';
+import { annotateRound } from '../infra/tracing.js';
 import type { AbandonedRoundPolicy, OperatorWithSecret } from '../operators/operator-schema.js';
 import type { SessionService, SessionWithToken } from '../sessions/sessions.js';
 import { isUniqueViolation } from '../store/db.js';
@@ -81,6 +82,7 @@ export interface RoundActionInput<T> {
 export const ROUND_LOCK_TTL_MS = 30_000;
 
 export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput<T>): Promise<T> {
+  annotateRound(input.roundId);
   const { session } = await roundOfSession(deps, input.sessionId, input.roundId, input.gameType);
   const scope = scopeOf(session, input.idempotencyKey, { op: `${input.gameType}:action`, roundId: input.roundId, ...input.request });
   return runIdempotent(deps.db, {
@@ -89,7 +91,7 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
     fromRound: input.fromRound,
     execute: async () => {
       try {
-        return await withLock(deps.kv, `round:${input.roundId}`, { ttlMs: ROUND_LOCK_TTL_MS, waitMs: deps.config.idempotencyWaitMs }, async () => {
+        return await withLock(deps.kv, `round:${input.roundId}`, { ttlMs: ROUND_LOCK_TTL_MS, waitMs: deps.config.idempotencyWaitMs, onWait: deps.metrics?.lockWait }, async () => {
           const round = await getRound(deps.db, input.roundId);
           if (!round) throw new AppError('ROUND_NOT_FOUND', `no ${input.gameType} round with this id`);
           if (round.status !== 'active') throw new AppError('ROUND_NOT_ACTIVE', `the round is ${publicStatusOf(round)}`).withRound(round.roundId, publicStatusOf(round));
@@ -105,7 +107,7 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
         throw err;
       }
     },
-  });
+  }, deps.metrics);
 }
 
 /**
