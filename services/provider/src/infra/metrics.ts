@@ -67,8 +67,6 @@ export interface Metrics {
 const FINAL = new Set(['settled', 'cashed_out', 'busted', 'cancelled', 'error']);
 const PAID = new Set(['settled', 'cashed_out', 'busted']);
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-/** How long a scrape reuses the database's count of open rounds (several scrapers, one query). */
-const OPEN_ROUNDS_TTL_MS = 5_000;
 
 /** Caches label children by a key string, so an observation allocates no label object. */
 function childCache<C>(make: (...values: string[]) => C) {
@@ -136,16 +134,15 @@ export function createMetrics(): Metrics {
     registers,
   });
 
-  // Read at scrape time.
-  let openCache: { at: number; rows: Promise<OpenRoundsRow[]> } | null = null;
+  // Read at scrape time; the gauges of one scrape (and scrapes at the same time) share one query.
+  let inFlight: Promise<OpenRoundsRow[]> | null = null;
   const openRounds = () => {
     if (!sources) return Promise.resolve([] as OpenRoundsRow[]);
-    const now = Date.now();
-    if (!openCache || now - openCache.at > OPEN_ROUNDS_TTL_MS) {
-      const rows = sources.openRounds().catch(() => [] as OpenRoundsRow[]);
-      openCache = { at: now, rows };
-    }
-    return openCache.rows;
+    inFlight ??= sources
+      .openRounds()
+      .catch(() => [] as OpenRoundsRow[])
+      .finally(() => setImmediate(() => (inFlight = null)));
+    return inFlight;
   };
   const pendingSeen = new Set<string>();
   new Gauge({
