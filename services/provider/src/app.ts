@@ -118,6 +118,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   registerRequestMetrics(app, services.metrics);
   registerRequestIdHeader(app);
+  // Shutting down (server.ts): every answer closes its connection, so keep-alive clients move to another pod.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (services.lifecycle.shuttingDown) void reply.header('connection', 'close');
+    done(null, payload);
+  });
   registerAuthentication(app, services);
   await registerRateLimits(app, services);
   // After every plugin that adds route hooks, before the routes (a no-op when tracing is off).

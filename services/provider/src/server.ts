@@ -49,6 +49,8 @@ async function main(): Promise<void> {
     app.log.info({ signal, drainMs, graceMs }, 'shutting down: /ready answers 503, still serving while the load balancer lets go');
     await sleep(drainMs);
     app.log.info('shutting down: no new requests; waiting for the requests in flight');
+    // Keep-alive connections that were busy when the listener closed: closed as soon as they are idle.
+    const idle = setInterval(() => app.server.closeIdleConnections(), 100);
     const cut = setTimeout(() => {
       app.log.warn('shutting down: grace period over, closing the connections still open');
       app.server.closeAllConnections();
@@ -57,6 +59,7 @@ async function main(): Promise<void> {
       await app.close();
     } finally {
       clearTimeout(cut);
+      clearInterval(idle);
     }
     await metricsServer?.close();
     await tracing?.shutdown().catch(() => undefined);
