@@ -329,7 +329,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       opts,
       answers: report.answers,
       discrepancies: report.discrepancies,
-      secrets: [world.secrets.adminToken, world.secrets.cronSecret, world.secrets.secretKey, ...OPERATORS.map((o) => o.secret), ...players.map((p) => p.launchToken)],
+      secrets: [world.secrets.adminToken, world.secrets.cronSecret, world.secrets.secretKey, ...OPERATORS.map((o) => o.secret), ...players.map((p) => p.launchToken), ...players.map((p) => p.sessionId)],
       keyRounds: new Map(),
       stats: { requests: 0, concurrent: 0, sequential: 0, compared: 0, transport: 0, serverErrors: 0 },
     };

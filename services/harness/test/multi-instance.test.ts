@@ -3,8 +3,12 @@
  * Redis; players are spread across them; a share of the money requests is sent twice at once,
  * with the same idempotency key, to two different processes; one process is killed with SIGKILL
  * mid-load and stays dead (its players carry on against the others). After the retry job ran,
- * nothing is pending and the casino ledger agrees with the rounds to the minor unit.
+ * nothing is pending and the casino ledger agrees with the rounds to the minor unit. The logs of
+ * the run hold no secret (admin and cron tokens, the secret key, operator secrets, launch tokens,
+ * session ids: chaos.ts scans every line).
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHAOS_DEFAULTS, chaosSummary, runChaos } from '../src/chaos.js';
 
@@ -32,5 +36,9 @@ describe('three provider processes on one PostgreSQL and one Redis', () => {
     expect(report.duplicates.concurrent, summary).toBeGreaterThan(0);
     expect(report.rounds, summary).toBeGreaterThan(200 / 2);
     expect(report.transactions, summary).toBeGreaterThanOrEqual(2 * (report.byStatus.settled ?? 0));
+    // the logs of the three processes: JSON lines with request ids (the secrets scan above ran on them)
+    const logs = readdirSync(report.logDir).filter((f) => /^provider-\d+\.log$/.test(f));
+    expect(logs.length).toBe(3);
+    for (const f of logs) expect(readFileSync(path.join(report.logDir, f), 'utf8')).toMatch(/"reqId":"[0-9a-f-]{36}"/);
   });
 });

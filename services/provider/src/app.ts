@@ -8,7 +8,10 @@ import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { registerAuthentication } from './http/authentication.js';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler.js';
+import { registerRequestIdHeader, registerRequestMetrics, registerRequestTracing, requestId } from './http/observability.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerRateLimits } from './http/rate-limits.js';
+import { logTraceIds } from './infra/tracing.js';
 import { registerRoutes } from './http/routes/index.js';
 import { zodSerializerCompiler, zodValidatorCompiler, type AppInstance, type ZodTypeProvider } from './http/zod-provider.js';
 import { parseJson, stringifyJson } from './infra/json.js';
@@ -29,15 +32,48 @@ const MAX_BODY_BYTES = 64 * 1024;
 const SECRET_QUERY = /([?&](?:token|launchToken|sessionId|secret|sharedSecret)=)[^&#]*/gi;
 export const maskUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
 
-/** Pino options: no secret ever reaches a log line (tokens and session ids in query strings are masked). */
+/** Field names whose values never reach a log line, at any of the first three levels of a logged object. */
+const SECRET_FIELDS = [
+  'authorization',
+  'cookie',
+  '"set-cookie"',
+  '"x-signature"',
+  'sharedSecret',
+  'secret',
+  'launchToken',
+  'token',
+  'sessionId',
+  'password',
+  'signature',
+  'cronSecret',
+  'adminToken',
+  'secretKey',
+  'serverSeed',
+  'CRON_SECRET',
+  'ADMIN_TOKEN',
+  'SECRET_KEY',
+  'DATABASE_URL',
+  'REDIS_URL',
+];
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'req.headers["x-signature"]',
+  'res.headers["set-cookie"]',
+  ...SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
+];
+
+/**
+ * Pino options: JSON lines with the request id (`reqId`) and, when tracing is on, the trace and
+ * span ids; no secret ever reaches a log line (the fields above are censored, tokens and session
+ * ids in query strings are masked).
+ */
 function loggerOptions(config: Config, override: BuildOptions['logger']) {
   if (override === false) return false;
   return {
     level: config.logLevel,
-    redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-signature"]', 'res.headers["set-cookie"]', '*.sharedSecret', '*.launchToken', '*.sessionId', '*.password'],
-      censor: '[redacted]',
-    },
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    mixin: logTraceIds,
     serializers: {
       req(req: { method: string; url: string }) {
         return { method: req.method, url: maskUrl(req.url) };
@@ -53,7 +89,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     logger: loggerOptions(config, opts.logger),
     bodyLimit: MAX_BODY_BYTES,
     logController: new LogController({ disableRequestLogging: opts.requestLogging === undefined ? config.env === 'test' : !opts.requestLogging }),
-    trustProxy: true,
+    genReqId: requestId,
+    // A hop count trusts that many proxies in front (Fastify's own reading of a number).
+    trustProxy: typeof config.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (config.trustProxy as number)) : config.trustProxy,
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
     frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>() as AppInstance;
@@ -78,7 +116,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     done(new AppError('VALIDATION_ERROR', 'the request body must be application/json'), undefined);
   });
 
+  registerRequestMetrics(app, services.metrics);
+  registerRequestIdHeader(app);
+  // Shutting down (server.ts): every answer closes its connection, so keep-alive clients move to another pod.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (services.lifecycle.shuttingDown) void reply.header('connection', 'close');
+    done(null, payload);
+  });
   registerAuthentication(app, services);
+  await registerRateLimits(app, services);
+  // After every plugin that adds route hooks, before the routes (a no-op when tracing is off).
+  registerRequestTracing(app);
   registerOpenApi(app, config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`);
   registerRoutes(app, services);
 

@@ -31,6 +31,17 @@ const envSchema = z.object({
   RATE_LIMIT_AUTH_FAILURES_PER_MIN: z.coerce.number().int().min(1).max(1_000_000_000).default(20),
   /** How long idempotency records (a key's stored answer) are kept: a retry with the same key later than this is a new request. */
   IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().min(0.0001).max(87_600).default(168),
+  RATE_LIMIT_SESSION_PER_MIN: z.coerce.number().int().min(1).max(1_000_000_000).default(600),
+  RATE_LIMIT_IP_PER_MIN: z.coerce.number().int().min(1).max(1_000_000_000).default(120),
+  RATE_LIMIT_LOGIN_PER_MIN: z.coerce.number().int().min(1).max(1_000_000_000).default(10),
+  /** Prometheus /metrics on its own listener; 0 turns it off. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** SIGTERM: /ready answers 503 and the listener still serves for DRAIN, then waits up to GRACE for requests in flight. */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
+  /** Proxies trusted for X-Forwarded-For: `true`/`false`, a hop count, or addresses/CIDRs (comma-separated). */
+  TRUST_PROXY: optionalText,
   /** false: only check the database is at the latest migration (pods in Kubernetes; a Job migrates). */
   MIGRATE_ON_START: z.enum(['true', 'false', '1', '0', '']).default('true').transform((v) => v !== 'false' && v !== '0'),
 });
@@ -64,7 +75,28 @@ export interface Config {
   rateLimits: {
     /** Failed admin, cron and operator authentications per client IP and minute. */
     authFailuresPerMinute: number;
+    /** Bet and round-action requests per session and minute (each route its own budget). */
+    sessionPerMinute: number;
+    /** Session creation, sandbox launch and verify per client IP and minute. */
+    ipPerMinute: number;
+    /** Admin console login attempts per client IP and minute. */
+    loginPerMinute: number;
   };
+  /** Prometheus listener (0: none). */
+  metricsPort: number;
+  metricsHost: string;
+  shutdownDrainMs: number;
+  shutdownGraceMs: number;
+  /** Fastify's trustProxy: which X-Forwarded-For hops to believe (per-IP rate limits key on the result). */
+  trustProxy: boolean | number | string;
+}
+
+/** TRUST_PROXY → Fastify's trustProxy. Unset: true (every hop; set a hop count or CIDRs behind a proxy). */
+function parseTrustProxy(v: string | undefined): boolean | number | string {
+  if (v === undefined || v === 'true') return true;
+  if (v === 'false') return false;
+  if (/^\d+$/.test(v)) return Number(v);
+  return v;
 }
 
 export class ConfigError extends Error {}
@@ -101,7 +133,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     migrateOnStart: e.MIGRATE_ON_START,
     redisKeyPrefix: 'gp:',
     idempotencyWaitMs: 10_000,
-    rateLimits: { authFailuresPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_MIN },
+    rateLimits: {
+      authFailuresPerMinute: e.RATE_LIMIT_AUTH_FAILURES_PER_MIN,
+      sessionPerMinute: e.RATE_LIMIT_SESSION_PER_MIN,
+      ipPerMinute: e.RATE_LIMIT_IP_PER_MIN,
+      loginPerMinute: e.RATE_LIMIT_LOGIN_PER_MIN,
+    },
+    metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     ...overrides,
   };
 }

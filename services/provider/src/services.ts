@@ -5,10 +5,12 @@
  */
 import type { Config } from './config.js';
 import { createKeyValueStore, type KeyValueStore } from './infra/kv.js';
+import { createMetrics, walletOutcomeLabel, type Metrics } from './infra/metrics.js';
 import { createSecretBox, resolveSecretKey, type SecretBox } from './infra/secret-box.js';
 import { ensureDemoOperator } from './operators/operators.js';
 import { createOperatorStore, type OperatorStore } from './operators/operator-store.js';
 import type { RoundDeps } from './rounds/round-actions.js';
+import { countOpenRounds } from './rounds/round-store.js';
 import { runWalletRetryJob } from './rounds/wallet-retry-job.js';
 import { createSessionService, type SessionService } from './sessions/sessions.js';
 import { openDatabase, type DbHandle } from './store/db.js';
@@ -30,6 +32,9 @@ export interface Services {
   startedAt: number;
   /** Work started in the background (retries of a new session), awaited on close. */
   background: Set<Promise<unknown>>;
+  metrics: Metrics;
+  /** Set on SIGTERM (server.ts): /ready answers 503 from then on. */
+  lifecycle: { shuttingDown: boolean };
 }
 
 export interface ServiceOptions {
@@ -44,7 +49,13 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
   const operators = createOperatorStore(box);
   const db = dbHandle.db;
   const demoCasino = createDemoCasino(db);
-  const wallet = createWalletClient({ timeoutMs: config.callbackTimeoutMs, http: opts.httpTransport ?? httpTransport({ production: config.production }), sandbox: demoCasino });
+  const metrics = createMetrics();
+  const wallet = createWalletClient({
+    timeoutMs: config.callbackTimeoutMs,
+    http: opts.httpTransport ?? httpTransport({ production: config.production }),
+    sandbox: demoCasino,
+    onCall: (operatorId, path, outcome, seconds) => metrics.walletCall(operatorId, path.slice(8), walletOutcomeLabel(outcome.kind, outcome.errorCode), seconds),
+  });
   if (config.demoOperator) await ensureDemoOperator(db, operators);
   const background = new Set<Promise<unknown>>();
   const sessions = createSessionService({
@@ -59,8 +70,63 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
       void p.finally(() => background.delete(p));
     },
   });
-  const money: RoundDeps = { db, box, operators, wallet, config, sessions, kv };
-  return { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background };
+  const money: RoundDeps = { db, box, operators, wallet, config, sessions, kv, metrics, onStatus: metrics.roundReached };
+  const services: Services = { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background, metrics, lifecycle: { shuttingDown: false } };
+  metrics.setSources({
+    openRounds: () => countOpenRounds(db),
+    circuits: () => wallet.circuits(),
+    ready: async () => (await readiness(services)).ready,
+    pool: () => poolFigures(db),
+  });
+  return services;
+}
+
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, string>;
+}
+
+/**
+ * What /ready answers (CONTRACT.md §13): the database, Redis (or `in-process`), and for an
+ * operator (the query's, else READINESS_OPERATOR_ID) that it exists, is enabled and its wallet
+ * circuit in this process is closed; no casino call. A process shutting down is not ready.
+ */
+export async function readiness(s: Services, operatorId?: string): Promise<Readiness> {
+  const checks: Record<string, string> = {};
+  if (s.lifecycle.shuttingDown) checks.shutdown = 'shutting down';
+  try {
+    await s.db.raw('select 1');
+    checks.database = 'ok';
+  } catch {
+    checks.database = 'unreachable';
+  }
+  if (s.kv.mode === 'in-process') {
+    checks.redis = 'in-process';
+  } else {
+    try {
+      await s.kv.ping();
+      checks.redis = 'ok';
+    } catch {
+      checks.redis = 'unreachable';
+    }
+  }
+  const id = operatorId ?? s.config.readinessOperatorId;
+  if (id) {
+    if (checks.database !== 'ok') {
+      checks.operator = 'unknown (database unreachable)';
+    } else {
+      const op = await s.operators.get(s.db, id);
+      checks.operator = !op ? 'not found' : !op.enabled ? 'disabled' : s.wallet.circuitOpen(op.operatorId) ? 'wallet circuit open' : 'ok';
+    }
+  }
+  return { ready: Object.values(checks).every((v) => v === 'ok' || v === 'in-process'), checks };
+}
+
+/** The PostgreSQL pool (knex's tarn pool) of this process; null for the embedded database. */
+function poolFigures(db: Services['db']): { used: number; free: number; pending: number } | null {
+  const pool = (db.client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }).pool;
+  if (!pool || typeof pool.numUsed !== 'function') return null;
+  return { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() };
 }
 
 export async function closeServices(s: Services): Promise<void> {

@@ -145,14 +145,19 @@ export function createKeyValueStore(redisUrl: string | undefined, prefix: string
  */
 export class LockBusyError extends Error {}
 
-export async function withLock<T>(kv: KeyValueStore, name: string, opts: { ttlMs: number; waitMs: number }, fn: () => Promise<T>): Promise<T> {
+export async function withLock<T>(kv: KeyValueStore, name: string, opts: { ttlMs: number; waitMs: number; onWait?: (seconds: number) => void }, fn: () => Promise<T>): Promise<T> {
+  const started = performance.now();
   const deadline = Date.now() + opts.waitMs;
   let lock = await kv.tryLock(name, opts.ttlMs);
   while (!lock) {
-    if (Date.now() >= deadline) throw new LockBusyError(`lock ${name} is busy`);
+    if (Date.now() >= deadline) {
+      opts.onWait?.((performance.now() - started) / 1000);
+      throw new LockBusyError(`lock ${name} is busy`);
+    }
     await new Promise((r) => setTimeout(r, 25));
     lock = await kv.tryLock(name, opts.ttlMs);
   }
+  opts.onWait?.((performance.now() - started) / 1000);
   try {
     return await fn();
   } finally {

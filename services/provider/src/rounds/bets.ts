@@ -64,5 +64,5 @@ export async function placeBet(deps: RoundDeps, input: PlaceBetInput): Promise<B
       if (finished) return new StoredAnswer(finished.answer);
       return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
     },
-  });
+  }, deps.metrics);
 }

@@ -110,7 +110,7 @@ export async function startBlackjackRound(deps: RoundDeps, input: StartBlackjack
       // The retry job took the round over meanwhile (its lease ran out): answer what it became.
       return blackjackAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
     },
-  });
+  }, deps.metrics);
 }
 
 /* ---------------------------------------------------------------------------------- actions */

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { AppError, errorBody } from '../errors.js';
 import { stringifyJson, parseJson } from '../infra/json.js';
+import type { Metrics, ReplayOutcome } from '../infra/metrics.js';
 import { isUniqueViolation, type Db, type Queryable, type Tx } from '../store/db.js';
 import { callbackCreatedAt, getRound, type Callback, type Round } from './round-store.js';
 import { OPEN_STATUSES, publicStatusOf } from './round-status.js';
@@ -130,7 +131,7 @@ export interface IdempotentRun<T> {
  * can change over time, a state that moved on) first looks for the key: a key that already
  * reached the wallet answers with its round (CONTRACT.md §13), never with a fresh refusal.
  */
-export async function runIdempotent<T>(db: Db, run: IdempotentRun<T>): Promise<T> {
+export async function runIdempotent<T>(db: Db, run: IdempotentRun<T>, metrics?: Pick<Metrics, 'idempotentReplay'>): Promise<T> {
   try {
     const answer = await run.execute();
     if (answer instanceof StoredAnswer) return answer.value;
@@ -139,13 +140,31 @@ export async function runIdempotent<T>(db: Db, run: IdempotentRun<T>): Promise<T
   } catch (err) {
     if (!run.scope.claimed) {
       const existing = await findRecord(db, run.scope);
-      if (existing) return replay(db, run, existing);
-      if (err instanceof KeyTaken) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'this idempotency key is being processed by another request');
+      if (existing) return counted(replay(db, run, existing), metrics);
+      if (err instanceof KeyTaken) {
+        metrics?.idempotentReplay('in_progress');
+        throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'this idempotency key is being processed by another request');
+      }
       throw err;
     }
     if (err instanceof AppError && typeof err.extras.roundId === 'string') {
       await completeKey(db, run.scope, { status: err.statusCode, body: errorBody(err), roundStatus: String(err.extras.roundStatus ?? '') || null });
     }
+    throw err;
+  }
+}
+
+/** Counts a replay by how it ended (metrics: gp_idempotent_replays_total); a stored error answer is a replay too. */
+async function counted<T>(answer: Promise<T>, metrics: Pick<Metrics, 'idempotentReplay'> | undefined): Promise<T> {
+  if (!metrics) return answer;
+  try {
+    const value = await answer;
+    metrics.idempotentReplay('replayed');
+    return value;
+  } catch (err) {
+    const code = err instanceof AppError ? err.code : null;
+    const outcome: ReplayOutcome = code === 'IDEMPOTENCY_CONFLICT' ? 'conflict' : code === 'IDEMPOTENCY_IN_PROGRESS' ? 'in_progress' : 'replayed';
+    metrics.idempotentReplay(outcome);
     throw err;
   }
 }

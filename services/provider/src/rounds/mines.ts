@@ -108,7 +108,7 @@ export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): 
       // The retry job took the round over meanwhile (its lease ran out): answer what it became.
       return minesAnswer(deps, (await getRound(deps.db, opened.round.roundId)) ?? opened.round);
     },
-  });
+  }, deps.metrics);
 }
 
 /* ---------------------------------------------------------------------------------- actions */

@@ -24,6 +24,8 @@ import type { GameType } from '@gp/game-core/games';
 import type { Config } from '../config.js';
 import { AppError, asAppError, type ErrorCode } from '../errors.js';
 import { stringifyJson } from '../infra/json.js';
+import type { Metrics } from '../infra/metrics.js';
+import { annotateRound } from '../infra/tracing.js';
 import type { SecretBox } from '../infra/secret-box.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { OperatorStore } from '../operators/operator-store.js';
@@ -62,6 +64,8 @@ export interface MoneyDeps {
   config: Config;
   /** Metrics hook: a round reached a status. */
   onStatus?: (round: Round) => void;
+  /** Replays and lock waits (infra/metrics.ts); absent in tests that build the parts by hand. */
+  metrics?: Pick<Metrics, 'idempotentReplay' | 'lockWait'>;
 }
 
 /* ------------------------------------------------------------- idempotency keys (CONTRACT.md §11) */
@@ -242,6 +246,7 @@ export async function openRound(
 ): Promise<OpenedRound> {
   const { session, operator } = input;
   const roundId = randomUUID();
+  annotateRound(roundId);
   const ref = { roundId, operatorId: session.operatorId, playerRef: session.playerRef, gameType: input.gameType, currency: session.currency };
   const debit = newCallback(deps, operator, ref, {
     operation: 'debit',

@@ -16,6 +16,7 @@ import { floats } from '@gp/game-core/fairness';
 import type { GameType } from '@gp/game-core/games';
 import { AppError } from '../errors.js';
 import { LockBusyError, withLock, type KeyValueStore } from '../infra/kv.js';
+import { annotateRound } from '../infra/tracing.js';
 import type { AbandonedRoundPolicy, OperatorWithSecret } from '../operators/operator-schema.js';
 import type { SessionService, SessionWithToken } from '../sessions/sessions.js';
 import { isUniqueViolation } from '../store/db.js';
@@ -92,6 +93,7 @@ export const ROUND_LOCK_TTL_MS = 30_000;
  * game's step. A refusal before the key was claimed first looks for the key (idempotency.ts).
  */
 export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput<T>): Promise<T> {
+  annotateRound(input.roundId);
   const session = await deps.sessions.get(deps.db, input.sessionId);
   const scope = scopeOf(session, input.idempotencyKey, { op: `${input.gameType}:action`, roundId: input.roundId, ...input.request });
   return runIdempotent(deps.db, {
@@ -100,7 +102,7 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
     fromRound: input.fromRound,
     execute: async () => {
       try {
-        return await withLock(deps.kv, `round:${input.roundId}`, { ttlMs: ROUND_LOCK_TTL_MS, waitMs: deps.config.idempotencyWaitMs }, async () => {
+        return await withLock(deps.kv, `round:${input.roundId}`, { ttlMs: ROUND_LOCK_TTL_MS, waitMs: deps.config.idempotencyWaitMs, onWait: deps.metrics?.lockWait }, async () => {
           const loaded = await getRoundWithContext(deps.db, input.roundId);
           const round = loaded?.round;
           if (!loaded || !round || round.gameType !== input.gameType) throw new AppError('ROUND_NOT_FOUND', `no ${input.gameType} round with this id`);
@@ -120,7 +122,7 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
         throw err;
       }
     },
-  });
+  }, deps.metrics);
 }
 
 /**

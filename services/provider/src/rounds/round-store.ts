@@ -770,3 +770,25 @@ export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Pr
   const row = (res.rows as RoundRow[])[0];
   return row ? roundFromRow(row) : null;
 }
+
+/* ------------------------------------------------------------------ metrics */
+
+export interface OpenRoundCount {
+  operatorId: string;
+  gameType: GameType;
+  status: RoundStatus;
+  count: number;
+}
+
+/**
+ * The rounds that are not final, counted per operator, game and status (the metrics' pending
+ * retries and open rounds; served by the index on status).
+ */
+export async function countOpenRounds(db: Queryable): Promise<OpenRoundCount[]> {
+  const rows: { operator_id: string; game_type: GameType; status: RoundStatus; n: string | number }[] = await db('rounds')
+    .select('operator_id', 'game_type', 'status')
+    .count({ n: '*' })
+    .whereIn('status', ['active', 'debit_requested', 'credit_pending', 'rollback_pending'])
+    .groupBy('operator_id', 'game_type', 'status');
+  return rows.map((r) => ({ operatorId: r.operator_id, gameType: r.game_type, status: r.status, count: Number(r.n) }));
+}

@@ -8,6 +8,8 @@
 import { Agent, errors as undiciErrors, request } from 'undici';
 import { AppError, type ErrorCode } from '../errors.js';
 import { parseJson } from '../infra/json.js';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
+import { inSpan, ROUND_ID_ATTRIBUTE, traceHeaders, tracingEnabled } from '../infra/tracing.js';
 import { SANDBOX_CALLBACK_BASE, type OperatorWithSecret } from '../operators/operator-schema.js';
 import { callableUrl, guardedLookup, type Lookup } from '../operators/callback-address.js';
 import { signedHeaders } from './signing.js';
@@ -118,8 +120,9 @@ export interface WalletClientOptions {
   http: WalletTransport;
   sandbox: WalletTransport;
   now?: () => number;
-  traceHeaders?: () => Record<string, string>;
   onAttempt?: (info: { operatorId: string; path: WalletPath; outcome: string; durationMs: number }) => void;
+  /** One wallet call done (its retry included): the metrics' hook. */
+  onCall?: (operatorId: string, path: WalletPath, outcome: WalletOutcome, seconds: number) => void;
 }
 
 export interface WalletClient {
@@ -130,6 +133,8 @@ export interface WalletClient {
    * (CASINO_NETWORK_ERROR) and /ready reports it; credits and rollbacks are still attempted.
    */
   circuitOpen(operatorId: string): boolean;
+  /** Every operator this process has called, with its circuit (metrics). */
+  circuits(): Iterable<{ operatorId: string; open: boolean }>;
   close(): Promise<void>;
 }
 
@@ -159,49 +164,73 @@ export function createWalletClient(opts: WalletClientOptions): WalletClient {
     circuitOpen(operatorId) {
       return (circuits.get(operatorId)?.openUntil ?? 0) > now();
     },
-    async call(operator, path, body, idempotencyKey) {
-      const sandbox = operator.callbackBaseUrl === SANDBOX_CALLBACK_BASE;
-      const transport = sandbox ? opts.sandbox : opts.http;
-      const url = `${operator.callbackBaseUrl}${path}`;
-      let last: WalletOutcome | null = null;
-      for (let attempt = 1; attempt <= 2; attempt++) {
-        const headers: Record<string, string> = {
-          'content-type': 'application/json',
-          ...signedHeaders(operator.operatorId, operator.sharedSecret, 'POST', path, body, now()),
-          ...(idempotencyKey ? { 'x-idempotency-key': idempotencyKey } : {}),
-          ...(opts.traceHeaders?.() ?? {}),
-        };
-        const started = Date.now();
-        let outcome: WalletOutcome;
-        try {
-          const res = await transport.send({ operatorId: operator.operatorId, url, path, headers, body, timeoutMs: opts.timeoutMs });
-          outcome = classifyResponse(url, res, attempt);
-        } catch (err) {
-          const te = err instanceof TransportError ? err : new TransportError('network', 'the casino could not be reached');
-          outcome = {
-            kind: 'ambiguous',
-            url,
-            statusCode: null,
-            responseText: null,
-            response: null,
-            errorCode: te.kind === 'timeout' ? 'CASINO_TIMEOUT' : 'CASINO_NETWORK_ERROR',
-            casinoCode: null,
-            errorMessage: te.message,
-            attempts: attempt,
-          };
-        }
-        opts.onAttempt?.({ operatorId: operator.operatorId, path, outcome: outcome.errorCode ?? outcome.kind, durationMs: Date.now() - started });
-        last = outcome;
-        record(operator.operatorId, outcome.statusCode !== null && outcome.statusCode < 500);
-        if (outcome.kind !== 'ambiguous') break;
-      }
-      return last as WalletOutcome;
+    *circuits() {
+      const t = now();
+      for (const [operatorId, c] of circuits) yield { operatorId, open: c.openUntil > t };
+    },
+    call(operator, path, body, idempotencyKey) {
+      if (!tracingEnabled()) return timedCall(operator, path, body, idempotencyKey, null);
+      // A span per callback; its traceparent goes to the casino with every attempt.
+      const attributes = { 'gp.operator_id': operator.operatorId, 'gp.wallet.operation': path.slice('/wallet/'.length), ...(idempotencyKey ? { [ROUND_ID_ATTRIBUTE]: idempotencyKey.split(':')[0] } : {}) };
+      return inSpan(`wallet ${path}`, 'client', attributes, (span) => timedCall(operator, path, body, idempotencyKey, span));
     },
     async close() {
       await opts.http.close?.();
       await opts.sandbox.close?.();
     },
   };
+
+  async function timedCall(operator: OperatorWithSecret, path: WalletPath, body: string, idempotencyKey: string | undefined, span: Span | null): Promise<WalletOutcome> {
+    const started = performance.now();
+    const outcome = await callWallet(operator, path, body, idempotencyKey);
+    opts.onCall?.(operator.operatorId, path, outcome, (performance.now() - started) / 1000);
+    if (span) {
+      span.setAttribute('gp.wallet.outcome', outcome.kind);
+      span.setAttribute('gp.wallet.attempts', outcome.attempts);
+      if (outcome.statusCode !== null) span.setAttribute('http.response.status_code', outcome.statusCode);
+      if (outcome.kind !== 'confirmed') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.errorCode ?? outcome.kind });
+    }
+    return outcome;
+  }
+
+  async function callWallet(operator: OperatorWithSecret, path: WalletPath, body: string, idempotencyKey: string | undefined): Promise<WalletOutcome> {
+    const sandbox = operator.callbackBaseUrl === SANDBOX_CALLBACK_BASE;
+    const transport = sandbox ? opts.sandbox : opts.http;
+    const url = `${operator.callbackBaseUrl}${path}`;
+    let last: WalletOutcome | null = null;
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        ...signedHeaders(operator.operatorId, operator.sharedSecret, 'POST', path, body, now()),
+        ...(idempotencyKey ? { 'x-idempotency-key': idempotencyKey } : {}),
+        ...traceHeaders(),
+      };
+      const started = Date.now();
+      let outcome: WalletOutcome;
+      try {
+        const res = await transport.send({ operatorId: operator.operatorId, url, path, headers, body, timeoutMs: opts.timeoutMs });
+        outcome = classifyResponse(url, res, attempt);
+      } catch (err) {
+        const te = err instanceof TransportError ? err : new TransportError('network', 'the casino could not be reached');
+        outcome = {
+          kind: 'ambiguous',
+          url,
+          statusCode: null,
+          responseText: null,
+          response: null,
+          errorCode: te.kind === 'timeout' ? 'CASINO_TIMEOUT' : 'CASINO_NETWORK_ERROR',
+          casinoCode: null,
+          errorMessage: te.message,
+          attempts: attempt,
+        };
+      }
+      opts.onAttempt?.({ operatorId: operator.operatorId, path, outcome: outcome.errorCode ?? outcome.kind, durationMs: Date.now() - started });
+      last = outcome;
+      record(operator.operatorId, outcome.statusCode !== null && outcome.statusCode < 500);
+      if (outcome.kind !== 'ambiguous') break;
+    }
+    return last as WalletOutcome;
+  }
 }
 
 function classifyResponse(url: string, res: TransportResponse, attempts: number): WalletOutcome {

@@ -73,6 +73,10 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       CRON_SECRET,
       SECRET_KEY,
       LOG_LEVEL: 'silent',
+      // Tests send far more than a player; the rate-limit tests set their own limits.
+      RATE_LIMIT_SESSION_PER_MIN: '1000000000',
+      RATE_LIMIT_IP_PER_MIN: '1000000000',
+      RATE_LIMIT_LOGIN_PER_MIN: '1000000000',
       ...opts.env,
     },
     { redisKeyPrefix: opts.redisKeyPrefix ?? `gp-test:${randomBytes(4).toString('hex')}:`, ...opts.config },

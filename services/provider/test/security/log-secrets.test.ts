@@ -67,7 +67,23 @@ describe('the log of a run', () => {
     const launch = await w.call('GET', `/game.html?operatorId=op-log&game=dice&token=${a.launchToken}`);
     expect(launch.status).toBeLessThan(500);
 
+    // request ids: the caller's X-Request-Id when it is a plain token (echoed), else a new UUID
+    const traced = await w.t.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'client-req-42' } });
+    expect(traced.headers['x-request-id']).toBe('client-req-42');
+    const odd = await w.t.app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'no spaces allowed' } });
+    expect(odd.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    // objects a developer might log one day: the redaction list censors them at any of three levels
+    const dbUrl = 'postgres://gp:db-password-0123456789@db/gp';
+    used.add(dbUrl).add('db-password-0123456789').add('nested-secret-0123456789');
+    w.t.app.log.warn({ profile: { sharedSecret: 'nested-secret-0123456789' }, env: { CRON_SECRET, ADMIN_TOKEN, DATABASE_URL: dbUrl }, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, cookie: 'gp_staff=nested-secret-0123456789' }, launchToken: a.launchToken }, 'a careless log line');
+
     const log = lines.join('\n');
+    // every request line is JSON with its request id
+    const requestLines = lines.map((l) => JSON.parse(l) as { reqId?: string; req?: unknown; res?: unknown }).filter((l) => l.req !== undefined || l.res !== undefined);
+    expect(requestLines.length).toBeGreaterThan(20);
+    for (const l of requestLines) expect(l.reqId).toMatch(/^([0-9a-f-]{36}|client-req-42)$/);
+    expect(log).toContain('"reqId":"client-req-42"');
+    expect(log).toContain('a careless log line');
     expect(lines.length).toBeGreaterThan(20);
     expect(log).toMatch(/"url":"\/api\/balance\?sessionId=\[redacted\]"/);
     for (const secret of used) expect(log.includes(secret), `the log holds ${secret.slice(0, 6)}…`).toBe(false);

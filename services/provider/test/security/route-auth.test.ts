@@ -10,7 +10,7 @@ import { ADMIN_TOKEN, createTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ config: { rateLimits: { authFailuresPerMinute: 10_000 } } });
+  t = await createTestApp({ env: { RATE_LIMIT_AUTH_FAILURES_PER_MIN: '10000' } });
 });
 afterAll(async () => t?.close());
 
@@ -106,7 +106,7 @@ describe('protected routes refuse an anonymous caller under every spelling of th
 
 describe('failed authentication is rate limited per client IP (RATE_LIMIT_AUTH_FAILURES_PER_MIN)', () => {
   it('answers 429 RATE_LIMITED in the error envelope once an IP failed too often, on admin and cron routes alike', async () => {
-    const app = await createTestApp({ config: { rateLimits: { authFailuresPerMinute: 5 } } });
+    const app = await createTestApp({ env: { RATE_LIMIT_AUTH_FAILURES_PER_MIN: '5' } });
     try {
       const attempt = (url: string, ip: string, token = 'wrong-token-0123456789') =>
         app.app.inject({ method: 'GET', url, remoteAddress: ip, headers: { authorization: `Bearer ${token}` } });

@@ -22,7 +22,7 @@ const betBody = z
   .strict();
 
 export function betRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/bets', { config: { auth: 'player' }, schema: { operationId: 'placeBet', summary: 'Place and settle a dice, limbo, plinko or keno bet', tags: ['player'], response: { 200: betAnswer }, body: betBody } }, async (request) =>
+  app.post('/api/bets', { config: { auth: 'player', rateLimitPolicy: 'session' }, schema: { operationId: 'placeBet', summary: 'Place and settle a dice, limbo, plinko or keno bet', tags: ['player'], response: { 200: betAnswer }, body: betBody } }, async (request) =>
     placeBet(s.money, request.body),
   );
 

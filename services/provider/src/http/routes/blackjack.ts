@@ -17,7 +17,7 @@ const sessionQuery = z.object({ sessionId: sessionIdSchema });
 export function blackjackRoutes(app: AppInstance, s: Services): void {
   app.post(
     '/api/blackjack/rounds',
-    { config: { auth: 'player' }, schema: { operationId: 'startBlackjack', summary: 'Start a Blackjack round (one debit); a round the deal decides is settled at once', tags: ['blackjack'], response: { 200: betAnswer }, body: startBody } },
+    { config: { auth: 'player', rateLimitPolicy: 'session' }, schema: { operationId: 'startBlackjack', summary: 'Start a Blackjack round (one debit); a round the deal decides is settled at once', tags: ['blackjack'], response: { 200: betAnswer }, body: startBody } },
     async (request) => startBlackjackRound(s.money, request.body),
   );
 
@@ -37,7 +37,7 @@ export function blackjackRoutes(app: AppInstance, s: Services): void {
   app.post(
     '/api/blackjack/rounds/:roundId/insurance',
     {
-      config: { auth: 'player' },
+      config: { auth: 'player', rateLimitPolicy: 'session' },
       schema: {
         operationId: 'blackjackInsurance', summary: 'Take (one extra debit of half the bet) or decline the insurance offered against an Ace',
         tags: ['blackjack'], response: { 200: betAnswer },
@@ -57,7 +57,7 @@ export function blackjackRoutes(app: AppInstance, s: Services): void {
   app.post(
     '/api/blackjack/rounds/:roundId/:action',
     {
-      config: { auth: 'player' },
+      config: { auth: 'player', rateLimitPolicy: 'session' },
       schema: {
         operationId: 'blackjackAction', summary: 'hit or stand (no wallet movement), double or split (one extra debit)',
         tags: ['blackjack'], response: { 200: betAnswer },

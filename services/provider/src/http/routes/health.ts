@@ -1,6 +1,6 @@
 /** GET /health (runtime health and the v1 currency contract) and GET /ready (CONTRACT.md §12–§13). */
 import { z } from 'zod';
-import type { Services } from '../../services.js';
+import { readiness, type Services } from '../../services.js';
 import type { AppInstance } from '../zod-provider.js';
 import { CURRENCY_CODES, CURRENCY_CONTRACT_VERSION, CURRENCY_DECIMALS } from '@gp/game-core/money';
 import { API_VERSION } from '../openapi.js';
@@ -22,33 +22,7 @@ export function healthRoutes(app: AppInstance, s: Services): void {
     '/ready',
     { config: { auth: 'public' }, schema: { operationId: 'ready', summary: 'Readiness: database, Redis, and an operator', tags: ['health'], response: { 200: readyAnswer, 503: notReadyAnswer }, querystring: z.object({ operatorId: operatorIdText.optional() }) } },
     async (request, reply) => {
-      const checks: Record<string, string> = {};
-      try {
-        await s.db.raw('select 1');
-        checks.database = 'ok';
-      } catch {
-        checks.database = 'unreachable';
-      }
-      if (s.kv.mode === 'in-process') {
-        checks.redis = 'in-process';
-      } else {
-        try {
-          await s.kv.ping();
-          checks.redis = 'ok';
-        } catch {
-          checks.redis = 'unreachable';
-        }
-      }
-      const operatorId = request.query.operatorId ?? s.config.readinessOperatorId;
-      if (operatorId) {
-        if (checks.database !== 'ok') {
-          checks.operator = 'unknown (database unreachable)';
-        } else {
-          const op = await s.operators.get(s.db, operatorId);
-          checks.operator = !op ? 'not found' : !op.enabled ? 'disabled' : s.wallet.circuitOpen(op.operatorId) ? 'wallet circuit open' : 'ok';
-        }
-      }
-      const ready = Object.values(checks).every((v) => v === 'ok' || v === 'in-process');
+      const { ready, checks } = await readiness(s, request.query.operatorId);
       if (ready) return { ready, checks };
       const failing = Object.entries(checks).filter(([, v]) => v !== 'ok' && v !== 'in-process').map(([k]) => k);
       return reply.status(503).send({

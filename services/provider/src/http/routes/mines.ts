@@ -25,7 +25,7 @@ const cashoutBody = z.object({ sessionId: sessionIdSchema, idempotencyKey: idemp
 const sessionQuery = z.object({ sessionId: sessionIdSchema });
 
 export function minesRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/mines/rounds', { config: { auth: 'player' }, schema: { operationId: 'startMines', summary: 'Start a Mines round (one debit)', tags: ['mines'], response: { 200: betAnswer }, body: startBody } }, async (request) =>
+  app.post('/api/mines/rounds', { config: { auth: 'player', rateLimitPolicy: 'session' }, schema: { operationId: 'startMines', summary: 'Start a Mines round (one debit)', tags: ['mines'], response: { 200: betAnswer }, body: startBody } }, async (request) =>
     startMinesRound(s.money, request.body),
   );
 
@@ -44,13 +44,13 @@ export function minesRoutes(app: AppInstance, s: Services): void {
 
   app.post(
     '/api/mines/rounds/:roundId/reveal',
-    { config: { auth: 'player' }, schema: { operationId: 'revealMinesTile', summary: 'Reveal a tile (no wallet movement; a mine closes the round with a zero credit)', tags: ['mines'], response: { 200: betAnswer }, params: roundIdParams, body: revealBody } },
+    { config: { auth: 'player', rateLimitPolicy: 'session' }, schema: { operationId: 'revealMinesTile', summary: 'Reveal a tile (no wallet movement; a mine closes the round with a zero credit)', tags: ['mines'], response: { 200: betAnswer }, params: roundIdParams, body: revealBody } },
     async (request) => revealMinesTile(s.money, { ...request.body, roundId: request.params.roundId }),
   );
 
   app.post(
     '/api/mines/rounds/:roundId/cashout',
-    { config: { auth: 'player' }, schema: { operationId: 'cashoutMines', summary: 'Cash out (one credit of the payout)', tags: ['mines'], response: { 200: betAnswer }, params: roundIdParams, body: cashoutBody } },
+    { config: { auth: 'player', rateLimitPolicy: 'session' }, schema: { operationId: 'cashoutMines', summary: 'Cash out (one credit of the payout)', tags: ['mines'], response: { 200: betAnswer }, params: roundIdParams, body: cashoutBody } },
     async (request) => cashoutMinesRound(s.money, { ...request.body, roundId: request.params.roundId }),
   );
 }

@@ -27,7 +27,7 @@ export function launchUrl(base: string, operatorId: string, game: string, token:
 }
 
 export function sandboxRoutes(app: AppInstance, s: Services): void {
-  app.post('/sandbox/launch', { config: { auth: 'public' }, schema: { operationId: 'sandboxLaunch', summary: 'Demo launch token and URL (not in production)', tags: ['sandbox'], response: { 200: launchAnswer }, body } }, async (request) => {
+  app.post('/sandbox/launch', { config: { auth: 'public', rateLimitPolicy: 'ip' }, schema: { operationId: 'sandboxLaunch', summary: 'Demo launch token and URL (not in production)', tags: ['sandbox'], response: { 200: launchAnswer }, body } }, async (request) => {
     if (s.config.production && !s.config.demoOperator) throw new AppError('FORBIDDEN', 'the sandbox is not available in production');
     const { operatorId, playerRef, gameType, launchMode } = request.body;
     const op = await s.operators.get(s.db, operatorId);

@@ -17,7 +17,7 @@ const createBody = z
   .strict();
 
 export function sessionRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/sessions', { config: { auth: 'public' }, schema: { operationId: 'createSession', summary: 'Create a session from a launch token', tags: ['player'], response: { 200: sessionAnswer }, body: createBody } }, async (request) =>
+  app.post('/api/sessions', { config: { auth: 'public', rateLimitPolicy: 'ip' }, schema: { operationId: 'createSession', summary: 'Create a session from a launch token', tags: ['player'], response: { 200: sessionAnswer }, body: createBody } }, async (request) =>
     s.sessions.create(request.body),
   );
 

@@ -1,0 +1,99 @@
+/**
+ * Per-request observability: the latency histogram of every answer (by method, matched route
+ * pattern and status), request ids, and, when tracing is on (infra/tracing.ts), a server span
+ * per request that the route's hooks and handler run inside, so the spans of its PostgreSQL
+ * queries, Redis commands and wallet callbacks are its children.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { Metrics } from '../infra/metrics.js';
+import { activeTracer } from '../infra/tracing.js';
+
+/** Route label of a request no route matched (404s, router refusals). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+/** Records every answer in gp_http_request_duration_seconds. */
+export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.httpRequest(request.method, request.routeOptions.url ?? UNMATCHED_ROUTE, reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Fastify's genReqId: the caller's `X-Request-Id` when it is a plain token (a proxy's id keeps
+ * one id across hops), else a new UUID; unique across pods, unlike Fastify's per-process counter.
+ */
+export function requestId(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** Answers carry their request id, so a client's report finds its log lines. */
+export function registerRequestIdHeader(app: FastifyInstance): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    void reply.header('x-request-id', request.id);
+    done(null, payload);
+  });
+}
+
+const kContext = Symbol('gp.traceContext');
+const kSpan = Symbol('gp.span');
+type Traced = FastifyRequest & { [kContext]?: Context; [kSpan]?: Span };
+
+type Hook = (this: unknown, ...args: unknown[]) => unknown;
+
+/** Runs a route function inside its request's trace context. */
+function inRequestContext(fn: Hook): Hook {
+  return function (this: unknown, ...args: unknown[]) {
+    const ctx = (args[0] as Traced)[kContext];
+    return ctx ? context.with(ctx, fn, this, ...args) : fn.apply(this, args);
+  };
+}
+
+const ROUTE_HOOKS = ['onRequest', 'preParsing', 'preValidation', 'preHandler'] as const;
+
+/**
+ * A server span per request (the incoming `traceparent` continued), named by the matched route
+ * pattern. Register after every plugin that adds route hooks (authentication, rate limits) and
+ * before the routes: each route's hooks and handler are wrapped to run in the span's context.
+ * Only called when tracing is on.
+ */
+export function registerRequestTracing(app: FastifyInstance): void {
+  const tracer = activeTracer();
+  if (!tracer) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+    const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+    const span = tracer.startSpan(
+      `${request.method} ${route}`,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': request.method, 'http.route': route, 'gp.request_id': request.id } },
+      parent,
+    );
+    const r = request as Traced;
+    r[kSpan] = span;
+    r[kContext] = trace.setSpan(parent, span);
+    context.with(r[kContext], done);
+  });
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
+    const span = (request as Traced)[kSpan];
+    if (span) {
+      span.setAttribute('http.response.status_code', reply.statusCode);
+      if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    }
+    done();
+  });
+  app.addHook('onRoute', (route: RouteOptions) => {
+    route.handler = inRequestContext(route.handler as Hook) as RouteOptions['handler'];
+    const r = route as unknown as Record<string, Hook | Hook[] | undefined>;
+    for (const name of ROUTE_HOOKS) {
+      const hooks = r[name];
+      if (hooks) r[name] = Array.isArray(hooks) ? hooks.map(inRequestContext) : inRequestContext(hooks);
+    }
+  });
+}

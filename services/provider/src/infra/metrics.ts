@@ -1,0 +1,275 @@
+/**
+ * Prometheus metrics (prom-client), served on their own listener (METRICS_PORT, metrics-server.ts).
+ * Names and labels are the ones the chart's PrometheusRule and docs/operations.md use:
+ *
+ *   gp_http_request_duration_seconds{method,route,status}   route = the matched route pattern
+ *   gp_wallet_callbacks_total{operator,operation,outcome}     one per wallet call (its one retry included)
+ *   gp_wallet_callback_duration_seconds{operator,operation}
+ *   gp_wallet_retries_pending{operator,operation}             credit_pending / rollback_pending rounds (database)
+ *   gp_wallet_circuit_open{operator}                          this pod's circuit (1 open)
+ *   gp_ready                                                  what /ready answers (1 ready)
+ *   gp_db_pool_connections{state}                             used, free, pending (waiting for a connection)
+ *   gp_lock_wait_seconds                                      waits for a round lock (Redis or in-process)
+ *   gp_rounds_total{game,status}                              rounds that reached a final status (this pod)
+ *   gp_rounds_open{game,status}                               rounds not final (database, the whole install)
+ *   gp_bets_total{game,currency}                              bets closed with their credit confirmed
+ *   gp_bet_stake_minor_units_total{game,currency}             their stakes, in the currency's minor units
+ *   gp_bet_payout_minor_units_total{game,currency}            their payouts, in minor units
+ *   gp_idempotent_replays_total{outcome}                      duplicates answered by replay, conflicts, still in progress
+ *   gp_nodejs_*, gp_process_*                                 prom-client's default metrics (event-loop lag, CPU, memory, GC)
+ *
+ * No label carries a player, round or session id. The hot path only bumps cached children
+ * (one string key and a Map lookup per observation); everything read from the database or the
+ * pools is read when Prometheus scrapes.
+ */
+import client from 'prom-client';
+
+const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = client;
+
+export interface OpenRoundsRow {
+  operatorId: string;
+  gameType: string;
+  status: string;
+  count: number;
+}
+
+/** What the scrape reads: wired by the composition root (services.ts). */
+export interface MetricsSources {
+  openRounds(): Promise<OpenRoundsRow[]>;
+  circuits(): Iterable<{ operatorId: string; open: boolean }>;
+  ready(): Promise<boolean>;
+  pool(): { used: number; free: number; pending: number } | null;
+}
+
+/** A round as the metrics see it when it reaches a status. */
+export interface RoundFigures {
+  gameType: string;
+  currency: string;
+  status: string;
+  totalStaked: bigint;
+  payout: bigint | null;
+}
+
+export type ReplayOutcome = 'replayed' | 'conflict' | 'in_progress';
+
+export interface Metrics {
+  readonly registry: client.Registry;
+  httpRequest(method: string, route: string, status: number, seconds: number): void;
+  walletCall(operatorId: string, operation: string, outcome: string, seconds: number): void;
+  roundReached(round: RoundFigures): void;
+  idempotentReplay(outcome: ReplayOutcome): void;
+  lockWait(seconds: number): void;
+  setSources(sources: MetricsSources): void;
+  /** The exposition text and its content type. */
+  render(): Promise<{ contentType: string; body: string }>;
+}
+
+const FINAL = new Set(['settled', 'cashed_out', 'busted', 'cancelled', 'error']);
+const PAID = new Set(['settled', 'cashed_out', 'busted']);
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** Caches label children by a key string, so an observation allocates no label object. */
+function childCache<C>(make: (...values: string[]) => C) {
+  const cache = new Map<string, C>();
+  return (key: string, ...values: string[]): C => {
+    let c = cache.get(key);
+    if (c === undefined) {
+      c = make(...values);
+      cache.set(key, c);
+    }
+    return c;
+  };
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'gp_' });
+  let sources: MetricsSources | null = null;
+  const registers = [registry];
+
+  const httpDuration = new Histogram({
+    name: 'gp_http_request_duration_seconds',
+    help: 'HTTP requests by method, matched route pattern and status, in seconds',
+    labelNames: ['method', 'route', 'status'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const walletCalls = new Counter({
+    name: 'gp_wallet_callbacks_total',
+    help: 'Wallet callbacks (one retry included) by operator, operation and outcome: confirmed, refused, conflict, timeout, network_error, retryable_status, bad_answer',
+    labelNames: ['operator', 'operation', 'outcome'],
+    registers,
+  });
+  const walletDuration = new Histogram({
+    name: 'gp_wallet_callback_duration_seconds',
+    help: 'Wallet callbacks by operator and operation (its one retry included), in seconds',
+    labelNames: ['operator', 'operation'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const lockWait = new Histogram({
+    name: 'gp_lock_wait_seconds',
+    help: 'Time a request waited for a round lock, in seconds',
+    buckets: [0.001, 0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  const roundsFinal = new Counter({ name: 'gp_rounds_total', help: 'Rounds that reached a final status in this process, by game and status', labelNames: ['game', 'status'], registers });
+  const bets = new Counter({ name: 'gp_bets_total', help: 'Bets whose round closed with its credit confirmed, by game and currency', labelNames: ['game', 'currency'], registers });
+  const stakes = new Counter({
+    name: 'gp_bet_stake_minor_units_total',
+    help: "Stakes of those bets (every debit of the round), in the currency's minor units (cents for USD, satoshi for BTC)",
+    labelNames: ['game', 'currency'],
+    registers,
+  });
+  const payouts = new Counter({
+    name: 'gp_bet_payout_minor_units_total',
+    help: "Payouts of those bets, in the currency's minor units",
+    labelNames: ['game', 'currency'],
+    registers,
+  });
+  const replays = new Counter({
+    name: 'gp_idempotent_replays_total',
+    help: 'Requests whose idempotency key was already used: answered by replay, refused as a conflict, or still in progress',
+    labelNames: ['outcome'],
+    registers,
+  });
+
+  // Read at scrape time; the gauges of one scrape (and scrapes at the same time) share one query.
+  let inFlight: Promise<OpenRoundsRow[]> | null = null;
+  const openRounds = () => {
+    if (!sources) return Promise.resolve([] as OpenRoundsRow[]);
+    inFlight ??= sources
+      .openRounds()
+      .catch(() => [] as OpenRoundsRow[])
+      .finally(() => setImmediate(() => (inFlight = null)));
+    return inFlight;
+  };
+  const pendingSeen = new Set<string>();
+  new Gauge({
+    name: 'gp_wallet_retries_pending',
+    help: 'Rounds waiting for the retry job, by operator and operation: credit (credit_pending) or rollback (rollback_pending); the whole install',
+    labelNames: ['operator', 'operation'],
+    registers,
+    async collect() {
+      const rows = await openRounds();
+      const counts = new Map<string, number>();
+      for (const r of rows) {
+        const operation = r.status === 'credit_pending' ? 'credit' : r.status === 'rollback_pending' ? 'rollback' : null;
+        if (!operation) continue;
+        const key = `${r.operatorId}\u0000${operation}`;
+        counts.set(key, (counts.get(key) ?? 0) + r.count);
+        pendingSeen.add(key);
+      }
+      this.reset();
+      for (const key of pendingSeen) {
+        const [operator, operation] = key.split('\u0000') as [string, string];
+        this.set({ operator, operation }, counts.get(key) ?? 0);
+      }
+    },
+  });
+  new Gauge({
+    name: 'gp_rounds_open',
+    help: 'Rounds not final, by game and status (active, debit_requested, credit_pending, rollback_pending); the whole install',
+    labelNames: ['game', 'status'],
+    registers,
+    async collect() {
+      const rows = await openRounds();
+      this.reset();
+      const sums = new Map<string, number>();
+      for (const r of rows) sums.set(`${r.gameType}\u0000${r.status}`, (sums.get(`${r.gameType}\u0000${r.status}`) ?? 0) + r.count);
+      for (const [key, n] of sums) {
+        const [game, status] = key.split('\u0000') as [string, string];
+        this.set({ game, status }, n);
+      }
+    },
+  });
+  new Gauge({
+    name: 'gp_wallet_circuit_open',
+    help: "This process's wallet circuit per operator: 1 open (new rounds and sessions refused; credits and rollbacks still sent), 0 closed",
+    labelNames: ['operator'],
+    registers,
+    collect() {
+      this.reset();
+      if (!sources) return;
+      for (const c of sources.circuits()) this.set({ operator: c.operatorId }, c.open ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'gp_ready',
+    help: 'What /ready answers: 1 ready, 0 not (database, Redis, the readiness operator, or shutting down)',
+    registers,
+    async collect() {
+      this.set(sources ? ((await sources.ready().catch(() => false)) ? 1 : 0) : 0);
+    },
+  });
+  new Gauge({
+    name: 'gp_db_pool_connections',
+    help: 'PostgreSQL pool of this process: used, free, and pending (requests waiting for a connection)',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      const p = sources?.pool();
+      this.reset();
+      if (!p) return;
+      this.set({ state: 'used' }, p.used);
+      this.set({ state: 'free' }, p.free);
+      this.set({ state: 'pending' }, p.pending);
+    },
+  });
+
+  const httpChild = childCache((method, route, status) => httpDuration.labels(method!, route!, status!));
+  const callChild = childCache((operator, operation, outcome) => walletCalls.labels(operator!, operation!, outcome!));
+  const callDurationChild = childCache((operator, operation) => walletDuration.labels(operator!, operation!));
+  const finalChild = childCache((game, status) => roundsFinal.labels(game!, status!));
+  const moneyChild = childCache((game, currency) => ({ bets: bets.labels(game!, currency!), stakes: stakes.labels(game!, currency!), payouts: payouts.labels(game!, currency!) }));
+  const replayChild = childCache((outcome) => replays.labels(outcome!));
+
+  return {
+    registry,
+    httpRequest(method, route, status, seconds) {
+      httpChild(`${method} ${status} ${route}`, method, route, String(status)).observe(seconds);
+    },
+    walletCall(operatorId, operation, outcome, seconds) {
+      const k = `${operatorId}\u0000${operation}`;
+      callChild(`${k}\u0000${outcome}`, operatorId, operation, outcome).inc();
+      callDurationChild(k, operatorId, operation).observe(seconds);
+    },
+    roundReached(round) {
+      if (!FINAL.has(round.status)) return;
+      finalChild(`${round.gameType} ${round.status}`, round.gameType, round.status).inc();
+      if (!PAID.has(round.status)) return;
+      const m = moneyChild(`${round.gameType} ${round.currency}`, round.gameType, round.currency);
+      m.bets.inc();
+      // Exact while a series stays under 2^53 minor units (9e15: 90 million BTC in satoshi).
+      m.stakes.inc(Number(round.totalStaked));
+      if (round.payout !== null && round.payout > 0n) m.payouts.inc(Number(round.payout));
+    },
+    idempotentReplay(outcome) {
+      replayChild(outcome, outcome).inc();
+    },
+    lockWait(seconds) {
+      lockWait.observe(seconds);
+    },
+    setSources(s) {
+      sources = s;
+    },
+    async render() {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}
+
+/** The `outcome` label of a wallet call from its classification (wallet-client.ts). */
+export function walletOutcomeLabel(kind: string, errorCode: string | null): string {
+  if (kind !== 'ambiguous') return kind;
+  switch (errorCode) {
+    case 'CASINO_TIMEOUT':
+      return 'timeout';
+    case 'CASINO_NETWORK_ERROR':
+      return 'network_error';
+    case 'CASINO_HTTP_RETRYABLE':
+      return 'retryable_status';
+    default:
+      return 'bad_answer';
+  }
+}
