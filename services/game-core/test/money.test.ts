@@ -6,6 +6,8 @@ import {
   CURRENCY_CODES,
   CURRENCY_DECIMALS,
   formatMinorUnits,
+  MAX_AMOUNT_MINOR,
+  parseAmount,
   parseMinorUnits,
   parseMultiplier,
 } from '../src/money/index.js';
@@ -44,6 +46,18 @@ describe('exact amounts', () => {
   });
   it('refuses text that is not a number', () => {
     for (const t of ['', 'abc', '1.2.3', '0x10', 'Infinity', 'NaN']) expect(() => parseMinorUnits(t, 2)).toThrow();
+  });
+  it('refuses an amount too large for its NUMERIC(40, 0) column (found by the fuzzer: 1e300 on a Mines start answered 500)', () => {
+    for (const t of ['1e300', '1.7976931348623157e308', '1e28', '1' + '0'.repeat(40)]) {
+      expect(() => parseAmount(t, 'USD'), t).toThrow(RuleError);
+      try {
+        parseAmount(t, 'USD');
+      } catch (err) {
+        expect((err as RuleError).code).toBe('VALIDATION_ERROR');
+      }
+    }
+    expect(parseAmount('9999999999999999999999999999.99', 'USD')).toBe(MAX_AMOUNT_MINOR);
+    expect(parseAmount('123456789012345.12345678', 'DOGE')).toBe(12345678901234512345678n);
   });
   it('formats whole and negative amounts', () => {
     expect(formatMinorUnits(100n, 2)).toBe('1');

@@ -2,11 +2,11 @@
 /**
  * npm run chaos [-- --bets 3000 --players 24 --fault-rate 0.12 --kills 5 --processes 2 --redis-restarts 1
  *                  --seed 1 --timeout-ms 300 --duplicates 0.1 --log-level info]
- * The long run of issue 16: npm run chaos -- --bets 100000 --players 48 --kills 8 --seed 2026
+ * The long run of issue 16 (README): npm run chaos -- --bets 100000 --players 32 --kills 6 --redis-restarts 1 --fault-rate 0.13 --seed 2026
  * PostgreSQL: TEST_DATABASE_URL (a fresh database, dropped at the end). Exit code 1 on any discrepancy.
  */
 import { parseArgs } from 'node:util';
-import { CHAOS_DEFAULTS, chaosSummary, runChaos } from './chaos.js';
+import { CHAOS_DEFAULTS, chaosMarkdown, chaosSummary, runChaos } from './chaos.js';
 import { exitOnSignals } from './processes.js';
 
 exitOnSignals();
@@ -50,6 +50,8 @@ console.log('\n== chaos run ==');
 for (const line of chaosSummary(report)) console.log(line);
 for (const x of report.discrepancies.slice(0, 50)) console.log(`  ✗ ${x}`);
 if (report.discrepancies.length > 50) console.log(`  … and ${report.discrepancies.length - 50} more`);
+console.log('\n== for docs/reliability.md ==');
+for (const line of chaosMarkdown(report, `npm run chaos -- ${process.argv.slice(2).join(' ')}`.trim())) console.log(line);
 console.log(report.discrepancies.length ? 'RESULT: DISCREPANCIES FOUND' : 'RESULT: zero discrepancies');
 console.log(`logs: ${report.logDir}`);
 process.exit(report.discrepancies.length ? 1 : 0);

@@ -20,7 +20,7 @@ import { createReadStream, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FaultAction, FaultRule } from '@gp/reference-casino';
+import { signRequest, type FaultAction, type FaultRule } from '@gp/reference-casino';
 import { bankCheck, openRounds, playerKey, storedRounds } from './bank-check.js';
 import { request, sameJson, type Answer } from './client.js';
 import { runPool } from './pg.js';
@@ -92,6 +92,8 @@ export interface ChaosReport {
   newSessions: number;
   verified: number;
   transactions: number;
+  /** Signed operator requests sent across two processes (stale, replayed, wrong, incomplete): each refused as it must be. */
+  signedChecks: number;
   discrepancies: string[];
   logDir: string;
 }
@@ -315,6 +317,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     newSessions: 0,
     verified: 0,
     transactions: 0,
+    signedChecks: 0,
     discrepancies: [],
     logDir: world.logDir,
   };
@@ -514,6 +517,13 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const unexpected = log.filter((e) => !e.fault && (e.status === 401 || e.status === 409 || (e.status !== null && e.status >= 500)));
     for (const e of unexpected.slice(0, 20)) report.discrepancies.push(`the casino answered ${e.status} ${e.code ?? ''} to ${e.path} ${e.idempotencyKey ?? ''} without an injected fault`);
 
+    // ---- signed operator requests across two processes sharing Redis (CONTRACT.md §6)
+    const someRound = rounds.find((r) => r.operatorId === OPERATORS[0]!.operatorId)?.roundId;
+    const signed = await signedRequestChecks(world.providers.filter((p) => p.running).map((p) => p.url), OPERATORS[0]!, someRound);
+    report.signedChecks = signed.checks;
+    report.discrepancies.push(...signed.discrepancies);
+    sh.secrets.push(...signed.signatures);
+
     report.discrepancies.push(...(await scanLogs(world.logDir, sh.secrets)));
     report.requests = sh.stats.requests;
     report.duplicates = { concurrent: sh.stats.concurrent, sequential: sh.stats.sequential, compared: sh.stats.compared };
@@ -525,6 +535,38 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     await world.stop();
   }
   return report;
+}
+
+/**
+ * Signed operator requests against two different processes that share Redis: a nonce used on
+ * one is SIGNATURE_REPLAYED on the other; a stale timestamp, a wrong signature and missing
+ * headers are refused with their codes. Answers the signatures sent (searched for in the logs).
+ */
+export async function signedRequestChecks(origins: string[], op: OperatorSpec, roundId: string | undefined): Promise<{ checks: number; discrepancies: string[]; signatures: string[] }> {
+  const out: string[] = [];
+  const signatures: string[] = [];
+  let checks = 0;
+  const [a, b] = [origins[0]!, origins[1 % origins.length]!];
+  const headers = (target: string, o: { timestamp?: number; secret?: string } = {}) => {
+    const { 'content-type': _ct, ...h } = signRequest({ operatorId: op.operatorId, secret: o.secret ?? op.secret, method: 'GET', path: target, body: '', ...(o.timestamp !== undefined ? { timestamp: o.timestamp } : {}) });
+    signatures.push(h['x-signature']!);
+    return h;
+  };
+  const expectAnswer = async (origin: string, target: string, h: Record<string, string>, status: number, code: string | null, what: string) => {
+    const r = await request(origin, 'GET', target, undefined, h);
+    checks += 1;
+    if (r.status !== status || (code !== null && r.body.code !== code)) out.push(`signed request (${what}) to ${target}: expected ${status} ${code ?? ''}, got ${r.status} ${r.text.slice(0, 200)}`);
+  };
+  for (const target of [`/api/reconciliation?operatorId=${op.operatorId}&limit=1`, ...(roundId ? [`/api/bets/${roundId}`] : [])]) {
+    const h = headers(target);
+    await expectAnswer(a, target, h, 200, null, 'fresh, first process');
+    await expectAnswer(b, target, h, 401, 'SIGNATURE_REPLAYED', 'its nonce again, second process');
+    await expectAnswer(b, target, headers(target, { timestamp: Math.floor(Date.now() / 1000) - 3600 }), 401, 'SIGNATURE_STALE', 'an hour old');
+    await expectAnswer(b, target, headers(target, { secret: `${op.secret}-wrong` }), 401, 'SIGNATURE_INVALID', 'wrong secret');
+    const { 'x-signature': _s, ...unsigned } = headers(target);
+    await expectAnswer(a, target, unsigned, 401, 'SIGNATURE_REQUIRED', 'no X-Signature');
+  }
+  return { checks, discrepancies: out, signatures };
 }
 
 /** Secrets in any log line of the run (provider processes, casino, Redis). */
@@ -554,6 +596,31 @@ export function chaosSummary(r: ChaosReport): string[] {
     `retry job: ${r.cronCalls} calls, ${r.retried} retries (${r.retriesSucceeded} confirmed)`,
     `identical requests: ${r.duplicates.concurrent} sent twice at once to two processes, ${r.duplicates.sequential} resent after the answer; ${r.duplicates.compared} compared`,
     `seed rotations mid-run: ${r.rotations}, new sessions mid-run: ${r.newSessions}; rounds re-verified from revealed seeds: ${r.verified}`,
+    `signed operator requests across two processes (replayed, stale, wrong, unsigned): ${r.signedChecks} checked; answers and log lines searched for secrets, launch tokens and signatures`,
     `discrepancies: ${r.discrepancies.length}`,
+  ];
+}
+
+/** The rows of docs/reliability.md's table of the last long run, ready to paste. */
+export function chaosMarkdown(r: ChaosReport, command: string): string[] {
+  const share = r.walletRequests ? ((100 * r.faultedWalletRequests) / r.walletRequests).toFixed(1) : 'n/a';
+  const status = Object.entries(r.byStatus).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k} ${v}`).join(', ');
+  return [
+    '| figure | value |',
+    '|---|---|',
+    `| command | \`${command}\` |`,
+    `| date (UTC), duration | ${new Date().toISOString().slice(0, 16).replace('T', ' ')}, ${(r.seconds / 60).toFixed(0)} min |`,
+    `| rounds (bets) | ${r.rounds} (${status}) |`,
+    `| player requests | ${r.requests} |`,
+    `| wallet requests, faulted | ${r.walletRequests}, ${r.faultedWalletRequests} (${share}%) |`,
+    `| faults by kind | ${r.faults.toString()} |`,
+    `| SIGKILLs, provider restarts, Redis restarts | ${r.kills}, ${r.providerRestarts}, ${r.redisRestarts} |`,
+    `| player requests cut by a kill, 500/503 answers (retried) | ${r.transportFailures}, ${r.serverErrors} |`,
+    `| retry job calls, retries (confirmed) | ${r.cronCalls}, ${r.retried} (${r.retriesSucceeded}) |`,
+    `| identical requests (two processes at once, resent after the answer) | ${r.duplicates.concurrent}, ${r.duplicates.sequential} |`,
+    `| casino transactions checked | ${r.transactions} |`,
+    `| rounds re-verified from revealed seeds | ${r.verified} |`,
+    `| signed operator requests checked across two processes | ${r.signedChecks} |`,
+    `| **discrepancies** | **${r.discrepancies.length}** |`,
   ];
 }

@@ -33,6 +33,7 @@ describe('chaos (short)', () => {
     expect(report.duplicates.compared, summary).toBeGreaterThan(0);
     for (const status of ['settled', 'cancelled']) expect(report.byStatus[status] ?? 0, `${status}\n${summary}`).toBeGreaterThan(0);
     expect((report.byStatus.cashed_out ?? 0) + (report.byStatus.busted ?? 0), summary).toBeGreaterThan(0);
+    expect(report.signedChecks, summary).toBe(10);
     expect(report.verified, summary).toBe((report.byStatus.settled ?? 0) + (report.byStatus.cashed_out ?? 0) + (report.byStatus.busted ?? 0));
   });
 });

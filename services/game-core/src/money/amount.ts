@@ -74,6 +74,13 @@ export function formatMultiplier(multiplier4: bigint): string {
  * `currency`. More decimals than the currency has, zero (unless allowed) or a negative amount
  * is a VALIDATION_ERROR naming the field (CONTRACT.md §3).
  */
+/**
+ * The largest amount a request may carry, in minor units (30 digits). PostgreSQL keeps amounts
+ * in NUMERIC(40, 0): this leaves room for payout = amount × the largest multiplier (10^6) and
+ * for Blackjack's total stake, so no stored amount can overflow its column (which answered 500).
+ */
+export const MAX_AMOUNT_MINOR = 10n ** 30n - 1n;
+
 export function parseAmount(text: string, currency: CurrencyCode, opts: { field?: string; allowZero?: boolean } = {}): bigint {
   const field = opts.field ?? 'amount';
   const decimals = CURRENCY_DECIMALS[currency];
@@ -85,6 +92,7 @@ export function parseAmount(text: string, currency: CurrencyCode, opts: { field?
     throw err;
   }
   if (minor < 0n || (!opts.allowZero && minor === 0n)) throw new RuleError('VALIDATION_ERROR', `${field} must be greater than 0`);
+  if (minor > MAX_AMOUNT_MINOR) throw new RuleError('VALIDATION_ERROR', `${field} is too large (at most 30 digits of minor units)`);
   return minor;
 }
 
