@@ -8,9 +8,10 @@ import { useGameEnv } from '../app/env';
 import { BetAmount } from '../components/BetAmount';
 import { t } from '../i18n';
 import { api, newKey } from '../lib/api';
-import { formatMultiplier, parseMinor, toDecimalText } from '../lib/money';
+import { formatMultiplier, parseMinor, toDecimalText, type Minor } from '../lib/money';
 import { BetButton, GameLayout, NoticeLine, reducedMotion, useAction, useCanBet } from './common';
 import { History, type HistoryItem } from './History';
+import { useAutobet } from './Autobet';
 
 const MIN = 101n; // hundredths: 1.01×
 const MAX = 100_000_000n; // 1,000,000×
@@ -51,16 +52,17 @@ export function Limbo() {
   const chance = 990_000n / target; // hundredths of a percent, floored
   const targetText = toDecimalText(target, 2);
 
-  const bet = () =>
+  const bet = (amount: Minor = env.stake!) =>
     run(async () => {
       const j = await api.post(
         '/api/bets',
         {
           sessionId: env.session.sessionId,
           gameType: 'limbo',
-          amount: new LosslessNumber(toDecimalText(env.stake!, env.config.decimals)),
+          amount: new LosslessNumber(toDecimalText(amount, env.config.decimals)),
           idempotencyKey: newKey(),
           params: { target: new LosslessNumber(targetText) },
+          ...env.seedField(),
         },
         { idempotent: true },
       );
@@ -74,7 +76,9 @@ export function Limbo() {
       env.showBalance(r.balance);
       setHistory((h) => [{ id: r.roundId, label: `${formatMultiplier(result)}×`, won: r.bet.won }, ...h]);
       setNotice(r.bet.won ? { kind: 'win', text: t('bet.win', { amount: env.money(r.bet.payout) }) } : { kind: 'loss', text: t('bet.loss') });
+      return r;
     });
+  const auto = useAutobet(bet, canBet);
 
   const commit = () => {
     if (!draft) return;
@@ -87,7 +91,7 @@ export function Limbo() {
     }
     setDraft(null);
   };
-  const disabled = busy || env.locked;
+  const disabled = busy || env.locked || auto.running;
 
   const stage = (
     <div className="gp-limbo">
@@ -122,8 +126,9 @@ export function Limbo() {
   );
   const controls = (
     <>
+      {auto.tabs}
       <BetAmount disabled={disabled} multiplier={Number(targetText)} />
-      <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} />
+      {auto.mode === 'manual' ? <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} /> : auto.panel}
       <NoticeLine notice={notice} />
     </>
   );

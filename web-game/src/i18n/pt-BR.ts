@@ -1,0 +1,4 @@
+import type { Resource } from './en';
+import { en } from './en';
+
+export const ptBR: Resource = en;

@@ -1,0 +1,31 @@
+/**
+ * Numbers as the page's language writes them (Intl): the group and decimal separators of the
+ * language, applied to exact decimal text (amounts stay BigInt minor units; no float touches
+ * them). `setNumberLocale` is called once by the i18n setup.
+ */
+let group = ',';
+let decimal = '.';
+let locale = 'en';
+
+export function setNumberLocale(tag: string): void {
+  locale = tag;
+  const parts = new Intl.NumberFormat(tag, { useGrouping: true }).formatToParts(12345.6);
+  group = parts.find((p) => p.type === 'group')?.value ?? ',';
+  decimal = parts.find((p) => p.type === 'decimal')?.value ?? '.';
+}
+
+export const numberLocale = (): string => locale;
+
+/** "-1234.50" → "-1,234.50" (en), "-1.234,50" (de), "-1.234,50" (es, pt-BR). */
+export function localizeDecimal(text: string): string {
+  const neg = text.startsWith('-');
+  const [int = '0', frac] = (neg ? text.slice(1) : text).split('.');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  return `${neg ? '-' : ''}${grouped}${frac !== undefined ? `${decimal}${frac}` : ''}`;
+}
+
+/** A time as the language writes it (date and time, short). */
+export function formatTime(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' }).format(d);
+}
