@@ -7,7 +7,7 @@
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { readStoredRound, type StoredRound } from '../app/rounds';
 import { t } from '../i18n';
-import { formatTime } from '../lib/format';
+import { formatShortTime, formatTime } from '../lib/format';
 import { api, type Json } from '../lib/api';
 import { formatMoney, formatMultiplier } from '../lib/money';
 import type { VerifyInputs } from '../verifier/Verifier';
@@ -137,7 +137,7 @@ export function MyBets({ sessionId, openVerifier }: { sessionId: string; openVer
                 <td>{money(r, r.amount)}</td>
                 <td>{r.roundStatus === 'active' ? '—' : `${formatMultiplier(r.multiplier)}×`}</td>
                 <td>{r.roundStatus === 'active' ? t('status.active') : money(r, r.payout)}</td>
-                <td className="gp-muted">{formatTime(r.createdAt)}</td>
+                <td className="gp-muted" title={formatTime(r.createdAt)}>{formatShortTime(r.createdAt)}</td>
               </tr>
             ))}
           </tbody>

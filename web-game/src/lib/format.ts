@@ -24,6 +24,14 @@ export function localizeDecimal(text: string): string {
   return `${neg ? '-' : ''}${grouped}${frac !== undefined ? `${decimal}${frac}` : ''}`;
 }
 
+/** A time in a list: the time of day when it is today, else the date. */
+export function formatShortTime(iso: string, now = new Date()): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const today = d.toDateString() === now.toDateString();
+  return new Intl.DateTimeFormat(locale, today ? { timeStyle: 'medium' } : { dateStyle: 'short' }).format(d);
+}
+
 /** A time as the language writes it (date and time, short). */
 export function formatTime(iso: string): string {
   const d = new Date(iso);

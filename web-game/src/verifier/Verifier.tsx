@@ -39,6 +39,11 @@ export function inputsOfRound(r: StoredRound): VerifyInputs {
 }
 
 const fmt = (v: number, digits: number) => localizeDecimal(v.toFixed(digits));
+/** A long list (Blackjack's 52 cards) as its first items and its length; the full text is the cell's title. */
+const short = (text: string) => {
+  const items = text.split(',');
+  return items.length > 10 ? `${items.slice(0, 8).join(', ')} … (${items.length})` : items.join(', ');
+};
 
 /** The outcome of a game's result in a few words. */
 function outcomeText(gameType: GameType, result: Record<string, unknown>): string {
@@ -184,7 +189,7 @@ export function RoundProof({ round }: { round: StoredRound }) {
           <thead><tr><th /><th>{t('verify.stored')}</th><th>{t('verify.recomputed')}</th></tr></thead>
           <tbody>
             {check.compared.map((c) => (
-              <tr key={c.what}><td>{t(`verify.what.${c.what}`)}</td><td className="gp-break">{c.stored}</td><td className="gp-break">{c.recomputed}</td></tr>
+              <tr key={c.what} data-same={c.stored === c.recomputed}><td>{t(`verify.what.${c.what}`)}</td><td className="gp-break" title={c.stored}>{short(c.stored)}</td><td className="gp-break" title={c.recomputed}>{short(c.recomputed)}</td></tr>
             ))}
           </tbody>
         </table>
