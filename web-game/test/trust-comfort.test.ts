@@ -211,6 +211,12 @@ describe('languages', () => {
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(shown);
       expect(await page.locator('[data-testid=balance-value]').textContent()).toBe(balance);
       expect(await page.locator('[data-testid=bet-button]').textContent()).toBe(betLabel);
+      if (lang === 'de') {
+        // German amounts are typed and shown with a decimal comma
+        expect(await page.locator('[data-testid=amount-input]').inputValue()).toBe('10,00');
+        await setStake(page, '1,5');
+        expect(await page.locator('[data-testid=profit-on-win]').textContent()).toBe('1,50 USD');
+      }
       const texts: string[] = [await page.locator('body').innerText()];
       await page.locator('[data-testid=autobet-tab-auto]').click();
       texts.push(await page.locator('body').innerText());

@@ -11,6 +11,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { useGameEnv } from '../app/env';
 import type { RoundAnswer } from '../app/types';
 import { t } from '../i18n';
+import { fromInput } from '../lib/format';
 import { parseMinor, type Minor } from '../lib/money';
 import { clampStake, stakeProblem } from '../lib/stake';
 import { reducedMotion, sleep } from './common';
@@ -25,7 +26,7 @@ interface Rule {
 /** The stake after a bet: the base stake, or the last one up by `pct` percent (2 decimals), floored to the step. */
 export function nextStake(last: Minor, base: Minor, rule: Rule): Minor | null {
   if (rule.mode === 'reset') return base;
-  const pct = parseMinor(rule.pct || '0', 2); // hundredths of a percent
+  const pct = parseMinor(fromInput(rule.pct || '0'), 2); // hundredths of a percent
   if (pct === null || pct < 0n) return null;
   return last + (last * pct) / 10_000n;
 }
@@ -96,7 +97,7 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
   }, [running, stopOnHidden, requestStop]);
 
   const { decimals } = env.config;
-  const amountOf = (text: string): Minor | null => (text.trim() === '' ? null : parseMinor(text, decimals));
+  const amountOf = (text: string): Minor | null => (text.trim() === '' ? null : parseMinor(fromInput(text), decimals));
   const countN = /^\d{1,6}$/.test(count.trim()) ? Number(count.trim()) : null;
   const formValid = countN !== null && (stopProfit.trim() === '' || (amountOf(stopProfit) ?? -1n) > 0n) && (stopLoss.trim() === '' || (amountOf(stopLoss) ?? -1n) > 0n) && nextStake(1n, 1n, onWin) !== null && nextStake(1n, 1n, onLoss) !== null;
 

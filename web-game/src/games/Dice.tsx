@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { LosslessNumber } from 'lossless-json';
 import { useGameEnv } from '../app/env';
-import { localizeDecimal } from '../lib/format';
+import { fromInput, localizeDecimal, toInput } from '../lib/format';
 import { BetAmount } from '../components/BetAmount';
 import { t } from '../i18n';
 import { api, newKey } from '../lib/api';
@@ -128,8 +128,8 @@ export function Dice() {
         </div>
       </div>
       <div className="gp-stat-row">
-        <NumberField label={t('dice.multiplier')} value={toDecimalText(mult4, 4)} suffix="×" decimals={4} disabled={off} testId="dice-multiplier" onCommit={(text) => {
-          const m4 = parseMinor(text, 4);
+        <NumberField label={t('dice.multiplier')} value={toInput(toDecimalText(mult4, 4))} suffix="×" decimals={4} disabled={off} testId="dice-multiplier" onCommit={(text) => {
+          const m4 = parseMinor(fromInput(text), 4);
           if (m4 !== null && m4 > 0n) setWinChance(99_000_000n / m4);
         }} />
         <div className="gp-stat-field">
@@ -146,12 +146,12 @@ export function Dice() {
             data-testid="dice-direction"
             data-direction={direction}
           >
-            <span data-testid="dice-target">{hundredths(target)}</span>
+            <span data-testid="dice-target">{localizeDecimal(hundredths(target))}</span>
             <span className="gp-suffix" aria-hidden="true">⇄</span>
           </button>
         </div>
-        <NumberField label={t('dice.winChance')} value={hundredths(winChance)} suffix="%" decimals={2} disabled={off} testId="dice-chance" onCommit={(text) => {
-          const wc = parseMinor(text, 2);
+        <NumberField label={t('dice.winChance')} value={toInput(hundredths(winChance))} suffix="%" decimals={2} disabled={off} testId="dice-chance" onCommit={(text) => {
+          const wc = parseMinor(fromInput(text), 2);
           if (wc !== null) setWinChance(wc);
         }} />
       </div>

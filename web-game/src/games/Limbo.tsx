@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { LosslessNumber } from 'lossless-json';
 import { useGameEnv } from '../app/env';
+import { fromInput, toInput } from '../lib/format';
 import { BetAmount } from '../components/BetAmount';
 import { t } from '../i18n';
 import { api, newKey } from '../lib/api';
@@ -83,10 +84,10 @@ export function Limbo() {
   const commit = () => {
     if (!draft) return;
     if (draft.field === 'target') {
-      const v = parseMinor(draft.text, 2);
+      const v = parseMinor(fromInput(draft.text), 2);
       if (v !== null) setTarget(clamp(v));
     } else {
-      const c = parseMinor(draft.text, 2);
+      const c = parseMinor(fromInput(draft.text), 2);
       if (c !== null && c > 0n) setTarget(clamp(990_000n / c));
     }
     setDraft(null);
@@ -110,14 +111,14 @@ export function Limbo() {
         <label className="gp-stat-field">
           <span className="gp-label">{t('limbo.target')}</span>
           <span className="gp-stat-box">
-            <input inputMode="decimal" value={draft?.field === 'target' ? draft.text : targetText} disabled={disabled} onChange={(e) => setDraft({ field: 'target', text: e.target.value })} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} data-testid="limbo-target" />
+            <input inputMode="decimal" value={draft?.field === 'target' ? draft.text : toInput(targetText)} disabled={disabled} onChange={(e) => setDraft({ field: 'target', text: e.target.value })} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} data-testid="limbo-target" />
             <span className="gp-suffix">×</span>
           </span>
         </label>
         <label className="gp-stat-field">
           <span className="gp-label">{t('limbo.winChance')}</span>
           <span className="gp-stat-box">
-            <input inputMode="decimal" value={draft?.field === 'chance' ? draft.text : toDecimalText(chance, 2)} disabled={disabled} onChange={(e) => setDraft({ field: 'chance', text: e.target.value })} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} data-testid="limbo-chance" />
+            <input inputMode="decimal" value={draft?.field === 'chance' ? draft.text : toInput(toDecimalText(chance, 2))} disabled={disabled} onChange={(e) => setDraft({ field: 'chance', text: e.target.value })} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} data-testid="limbo-chance" />
             <span className="gp-suffix">%</span>
           </span>
         </label>

@@ -212,7 +212,7 @@ export const de: Resource = {
     auto: 'Automatisch',
     mode: 'Wettmodus',
     count: 'Anzahl der Einsätze',
-    countHelp: '0 Einsätze bis zum Stopp',
+    countHelp: '0: bis du stoppst',
     onWin: 'Bei Gewinn',
     onLoss: 'Bei Verlust',
     reset: 'Zurücksetzen',

@@ -230,7 +230,7 @@ export const en = {
     auto: 'Auto',
     mode: 'Betting mode',
     count: 'Number of bets',
-    countHelp: '0 bets until stopped',
+    countHelp: '0: until you stop it',
     onWin: 'On win',
     onLoss: 'On loss',
     reset: 'Reset',

@@ -212,7 +212,7 @@ export const es: Resource = {
     auto: 'Automática',
     mode: 'Modo de apuesta',
     count: 'Número de apuestas',
-    countHelp: '0 apuestas hasta que la detengas',
+    countHelp: '0: hasta que la detengas',
     onWin: 'Al ganar',
     onLoss: 'Al perder',
     reset: 'Restablecer',

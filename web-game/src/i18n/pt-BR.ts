@@ -212,7 +212,7 @@ export const ptBR: Resource = {
     auto: 'Automática',
     mode: 'Modo de aposta',
     count: 'Número de apostas',
-    countHelp: '0 apostas até você parar',
+    countHelp: '0: até você parar',
     onWin: 'Ao ganhar',
     onLoss: 'Ao perder',
     reset: 'Voltar ao início',

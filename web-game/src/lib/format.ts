@@ -37,3 +37,19 @@ export function formatTime(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' }).format(d);
 }
+
+/** Exact decimal text as a field shows it: the language's decimal sign, no grouping ("1,50" in German). */
+export function toInput(text: string): string {
+  return decimal === '.' ? text : text.replace('.', decimal);
+}
+
+/**
+ * Typed text back to plain decimal text. Where the language writes a decimal comma, a comma is the
+ * decimal sign (dots before it are grouping); text without a comma keeps a dot as the decimal sign,
+ * so "1.5" is never read as 15. Elsewhere commas are grouping.
+ */
+export function fromInput(text: string): string {
+  const s = text.trim();
+  if (decimal === ',') return s.includes(',') ? s.replace(/\./g, '').replace(',', '.') : s;
+  return s.replace(/,/g, '');
+}
