@@ -12,7 +12,9 @@ export const de: Resource = {
     games: 'Spiele',
     switching: 'Währung wird gewechselt…',
     retry: 'Erneut versuchen',
+    recentResults: 'Letzte Ergebnisse',
   },
+  cards: { label: '{{suit}} {{rank}}', A: 'Ass', K: 'König', Q: 'Dame', J: 'Bube', S: 'Pik', H: 'Herz', D: 'Karo', C: 'Kreuz' },
   games: { dice: 'Würfel', limbo: 'Limbo', plinko: 'Plinko', keno: 'Keno', mines: 'Minen', blackjack: 'Blackjack' },
   bet: {
     amount: 'Einsatz',

@@ -13,7 +13,9 @@ export const en = {
     games: 'Games',
     switching: 'Switching currency…',
     retry: 'Try again',
+    recentResults: 'Recent results',
   },
+  cards: { label: '{{rank}} of {{suit}}', A: 'ace', K: 'king', Q: 'queen', J: 'jack', S: 'spades', H: 'hearts', D: 'diamonds', C: 'clubs' },
   games: {
     dice: 'Dice',
     limbo: 'Limbo',

@@ -12,7 +12,9 @@ export const es: Resource = {
     games: 'Juegos',
     switching: 'Cambiando de moneda…',
     retry: 'Reintentar',
+    recentResults: 'Resultados recientes',
   },
+  cards: { label: '{{rank}} de {{suit}}', A: 'as', K: 'rey', Q: 'reina', J: 'jota', S: 'picas', H: 'corazones', D: 'diamantes', C: 'tréboles' },
   games: { dice: 'Dados', limbo: 'Limbo', plinko: 'Plinko', keno: 'Keno', mines: 'Minas', blackjack: 'Blackjack' },
   bet: {
     amount: 'Importe de la apuesta',

@@ -12,7 +12,9 @@ export const ptBR: Resource = {
     games: 'Jogos',
     switching: 'Trocando de moeda…',
     retry: 'Tentar de novo',
+    recentResults: 'Resultados recentes',
   },
+  cards: { label: '{{rank}} de {{suit}}', A: 'ás', K: 'rei', Q: 'dama', J: 'valete', S: 'espadas', H: 'copas', D: 'ouros', C: 'paus' },
   games: { dice: 'Dados', limbo: 'Limbo', plinko: 'Plinko', keno: 'Keno', mines: 'Minas', blackjack: 'Blackjack' },
   bet: {
     amount: 'Valor da aposta',
