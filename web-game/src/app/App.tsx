@@ -2,6 +2,9 @@
  * The game page: launch (SPEC.md "Launch URL"), the session and its profile, the casino balance,
  * the lobby, the embedded currency switch (CONTRACT.md §14) and the screens of a launch that
  * cannot start. Games render inside <GameHost>, remounted for each session and game.
+ * Issue 12: the shield (seeds, verifier, my bets), live stats, settings (sound, hotkeys), and
+ * autobet's stop before a currency switch. Top-bar widgets sit in `gp-topbar-end`; a new one
+ * (e.g. a free-bets counter) is one more component there, fed from `env.round` like the stats.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ApiError, type Json } from '../lib/api';
@@ -12,7 +15,14 @@ import { Balance } from '../components/Balance';
 import { DemoHeader } from '../components/DemoHeader';
 import { ErrorScreen, type ScreenKind } from '../components/ErrorScreen';
 import { GameSwitcher } from '../components/GameSwitcher';
-import { ShieldButton, ShieldPanel } from '../components/Shield';
+import { ShieldButton, ShieldPanel, type ShieldTab } from '../components/Shield';
+import { SettingsPanel } from '../components/SettingsPanel';
+import { StatsPanel } from '../components/StatsPanel';
+import { ChartIcon, GearIcon } from '../components/icons';
+import { playTone } from '../lib/sound';
+import { loadPreferences, savePreferences, DEFAULT_PREFERENCES, type Preferences } from './preferences';
+import { addRound, EMPTY_STATS, type Stats } from './stats';
+import { useHotkeys } from './hotkeys';
 import { GameHost } from '../games/GameHost';
 import { isEmbedded, MSG, originAllowed, postReady, readSwitchMessage, reportHeight, type EmbedPolicy, type SwitchRequest } from './embed';
 import { GameEnvContext, moneyOf, type GameEnv } from './env';
@@ -72,6 +82,17 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
   const [balance, setBalance] = useState<Minor | null>(null);
   const [switching, setSwitching] = useState(false);
   const [shieldOpen, setShieldOpen] = useState(false);
+  const [shieldTab, setShieldTab] = useState<ShieldTab>('seeds');
+  const [pendingClientSeed, setPendingClientSeed] = useState<string | null>(null);
+  const [popover, setPopover] = useState<'stats' | 'settings' | null>(null);
+  const [stats, setStats] = useState<Stats>(EMPTY_STATS);
+  const [prefs, setPrefs] = useState<Preferences>(DEFAULT_PREFERENCES);
+  const [autobetNote, setAutobetNote] = useState<string | null>(null);
+  const autobetStops = useRef(new Set<() => void>());
+  const pendingSeedRef = useRef<string | null>(null);
+  pendingSeedRef.current = pendingClientSeed;
+  const prefsRef = useRef(prefs);
+  prefsRef.current = prefs;
   const [fairness, setFairness] = useState<{ serverSeedHash: string; clientSeed: string; nonce: number; lastRoundId: string | null } | null>(null);
   const production = useMemo(isProduction, []);
 
@@ -93,6 +114,8 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
     setBalance(opened.balance);
     setStake(defaultStake(opened));
     setFairness({ ...opened.session.fairness, lastRoundId: null });
+    setStats(EMPTY_STATS);
+    setPrefs(loadPreferences(opened.session.operatorId, opened.session.playerRef));
     setState({ phase: 'ready', ...ready });
     return ready;
   }, []);
@@ -158,6 +181,9 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
       if (!isGameType(req.game)) return fail('VALIDATION_ERROR', 'game must be one of dice, limbo, plinko, keno, mines, blackjack');
       if (req.launchMode !== 'single' && req.launchMode !== 'lobby') return fail('VALIDATION_ERROR', 'launchMode must be single or lobby');
       setSwitching(true);
+      setAutobetNote(null);
+      // A running autobet is asked to stop; the bet it has in flight is waited for like any other.
+      autobetStops.current.forEach((stop) => stop());
       try {
         // A round that is settling finishes first (up to 5 s); no new one starts meanwhile.
         if (!(await whenIdle(SETTLE_WAIT_MS))) return fail('ACTIVE_ROUND_EXISTS', 'a round is still settling; try again in a moment');
@@ -241,8 +267,23 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
         if (current.current?.session.sessionId === sessionId) {
           if (r.balance !== null) pendingBalance.current = { sessionId, balance: r.balance };
           setFairness({ serverSeedHash: r.fairness.serverSeedHash, clientSeed: r.fairness.clientSeed, nonce: r.fairness.nonce + 1, lastRoundId: r.roundId });
+          if (pendingSeedRef.current !== null && r.fairness.clientSeed === pendingSeedRef.current) setPendingClientSeed(null);
+          if (r.roundStatus !== 'active') {
+            setStats((s) => addRound(s, r.bet.totalStaked, r.bet.payout));
+            if (prefsRef.current.sound) playTone(r.bet.won ? 'win' : 'loss');
+          }
         }
         return r;
+      },
+      seedField: () => (pendingSeedRef.current === null ? {} : { clientSeed: pendingSeedRef.current }),
+      autobet: {
+        register(stop: () => void) {
+          autobetStops.current.add(stop);
+          return () => void autobetStops.current.delete(stop);
+        },
+        stopped(reason: string) {
+          if (reason === 'switch') setAutobetNote(reason);
+        },
       },
       showBalance: apply,
       money: moneyOf(config),
@@ -261,6 +302,12 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
     current.current = next;
     setState(next);
   };
+
+  const changePrefs = (p: Preferences) => {
+    setPrefs(p);
+    if (readyState) savePreferences(readyState.session.operatorId, readyState.session.playerRef, p);
+  };
+  useHotkeys(readyState !== null && prefs.hotkeys && !switching, rootRef);
 
   /* ------------------------------------------------------------ render */
   const classes = ['gp-app', launch.embed ? 'is-embed' : 'is-standalone', launch.fill ? 'is-fill' : 'is-natural'].join(' ');
@@ -286,12 +333,37 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
           )}
           <div className="gp-topbar-end">
             {showBalance && <Balance value={balance} currency={state.config.currency} decimals={state.config.decimals} compact={launch.embed} />}
+            <button type="button" className={`gp-shield-btn gp-tool-btn${popover === 'stats' ? ' is-open' : ''}`} onClick={() => setPopover((p) => (p === 'stats' ? null : 'stats'))} aria-expanded={popover === 'stats'} aria-label={t('stats.open')} title={t('stats.open')} data-testid="stats-button">
+              <ChartIcon />
+            </button>
+            <button type="button" className={`gp-shield-btn gp-tool-btn${popover === 'settings' ? ' is-open' : ''}`} onClick={() => setPopover((p) => (p === 'settings' ? null : 'settings'))} aria-expanded={popover === 'settings'} aria-label={t('settings.open')} title={t('settings.open')} data-testid="settings-button">
+              <GearIcon />
+            </button>
             <ShieldButton open={shieldOpen} onToggle={() => setShieldOpen((o) => !o)} />
           </div>
+          {popover === 'stats' && <StatsPanel stats={stats} money={env.money} onReset={() => setStats(EMPTY_STATS)} onClose={() => setPopover(null)} />}
+          {popover === 'settings' && <SettingsPanel prefs={prefs} onChange={changePrefs} onClose={() => setPopover(null)} />}
         </div>
+        {autobetNote && (
+          <p className="gp-banner" role="status" data-testid="autobet-stopped" data-reason={autobetNote}>
+            {t(`autobet.stopped.${autobetNote}`)}
+            <button type="button" className="gp-link-btn" onClick={() => setAutobetNote(null)} aria-label={t('shield.close')}>×</button>
+          </p>
+        )}
         <div className="gp-main">
           <GameHost key={`${state.session.sessionId}:${state.game}`} game={state.game} onUnmount={flushPendingBalance} />
-          {shieldOpen && fairness && <ShieldPanel fairness={fairness} onClose={() => setShieldOpen(false)} />}
+          {shieldOpen && fairness && (
+            <ShieldPanel
+              fairness={fairness}
+              sessionId={state.session.sessionId}
+              pendingClientSeed={pendingClientSeed}
+              setPendingClientSeed={setPendingClientSeed}
+              onRotated={(next) => setFairness((f) => ({ ...next, lastRoundId: f?.lastRoundId ?? null }))}
+              onClose={() => setShieldOpen(false)}
+              tab={shieldTab}
+              setTab={setShieldTab}
+            />
+          )}
         </div>
         {switching && (
           <div className="gp-overlay" role="status">

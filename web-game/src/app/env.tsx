@@ -26,6 +26,15 @@ export interface GameEnv {
   /** Applies a balance read earlier (e.g. when an animation ends). */
   showBalance(balance: Minor | null): void;
   money(m: Minor): string;
+  /** `{ clientSeed }` when the player set a client seed for the next bet (shield), else `{}`: spread into a round's first request */
+  seedField(): { clientSeed?: string };
+  /** Autobet's link to the page: a currency switch asks every registered autobet to stop first. */
+  autobet: {
+    /** registers a stop request; answers the unregister function */
+    register(stop: () => void): () => void;
+    /** an autobet run ended (the page shows why when the game itself is replaced, e.g. by a switch) */
+    stopped(reason: string): void;
+  };
 }
 
 export const GameEnvContext = createContext<GameEnv | null>(null);

@@ -1,5 +1,7 @@
 /**
- * The launch URL (SPEC.md "Launch URL"): `/game.html?operatorId&game&token&mode&embed&showBalance&fill`.
+ * The launch URL (SPEC.md "Launch URL"): `/game.html?operatorId&game&token&mode&embed&showBalance&fill`,
+ * plus issue 12's `lang` (BCP 47: en, es, pt-BR, de; others fall back to English) and
+ * `replay=<roundId>` (a stored round, read-only, without a session).
  */
 export const GAME_TYPES = ['dice', 'limbo', 'plinko', 'keno', 'mines', 'blackjack'] as const;
 export type GameType = (typeof GAME_TYPES)[number];
@@ -15,6 +17,10 @@ export interface Launch {
   fill: boolean;
   /** The `showBalance` override: true, false, or null when absent or not one of SPEC.md's values. */
   showBalance: boolean | null;
+  /** the `lang` parameter as given (i18n/index.ts picks the language) */
+  lang: string | null;
+  /** `replay=<roundId>`: show that stored round read-only instead of a game */
+  replay: string | null;
 }
 
 const TRUE = ['1', 'true', 'yes', 'on'];
@@ -42,6 +48,8 @@ export function parseLaunch(search: string): Launch {
     embed: q.get('embed') === '1',
     fill: q.get('fill') === '1',
     showBalance: parseBool(q.get('showBalance')),
+    lang: text('lang'),
+    replay: text('replay'),
   };
 }
 

@@ -10,7 +10,7 @@ export interface OperatorConfig extends StakeLimits {
   decimals: number;
   maxPayout: Minor;
   enabledGames: GameType[];
-  theme: { showBalanceInEmbed?: boolean };
+  theme: { showBalanceInEmbed?: boolean; autobetStopOnHidden?: boolean };
   allowedEmbedOrigins: string[];
 }
 

@@ -4,6 +4,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { useGameEnv } from '../app/env';
+import { fromInput, toInput } from '../lib/format';
 import { t } from '../i18n';
 import { formatMinor, parseMinor, payoutOf, toDecimalText, type Minor } from '../lib/money';
 import { doubleStake, halfStake, maxStake, minStake, stakeProblem } from '../lib/stake';
@@ -12,28 +13,28 @@ export function BetAmount({ disabled, multiplier }: { disabled: boolean; multipl
   const env = useGameEnv();
   const { config } = env;
   const id = useId();
-  const [text, setText] = useState(env.stake === null ? '' : toDecimalText(env.stake, config.decimals));
+  const [text, setText] = useState(env.stake === null ? '' : toInput(toDecimalText(env.stake, config.decimals)));
   const [typing, setTyping] = useState(false);
 
   useEffect(() => {
-    if (!typing && env.stake !== null) setText(toDecimalText(env.stake, config.decimals));
+    if (!typing && env.stake !== null) setText(toInput(toDecimalText(env.stake, config.decimals)));
   }, [env.stake, typing, config.decimals]);
 
   const onText = (value: string) => {
     setText(value);
     setTyping(true);
-    env.setStake(value.trim() === '' ? null : parseMinor(value.replace(/,/g, ''), config.decimals));
+    env.setStake(value.trim() === '' ? null : parseMinor(fromInput(value), config.decimals));
   };
   const set = (m: Minor) => {
     setTyping(false);
-    setText(toDecimalText(m, config.decimals));
+    setText(toInput(toDecimalText(m, config.decimals)));
     env.setStake(m);
   };
 
   const fmt = (m: Minor) => formatMinor(m, config.decimals);
   let problem: string | null = null;
   if (env.stake === null) {
-    problem = text.trim() === '' || parseMinor(text.replace(/,/g, ''), 12) === null ? t('bet.invalid') : t('bet.tooManyDecimals', { currency: config.currency, decimals: config.decimals });
+    problem = text.trim() === '' || parseMinor(fromInput(text), 12) === null ? t('bet.invalid') : t('bet.tooManyDecimals', { currency: config.currency, decimals: config.decimals });
   } else {
     const p = stakeProblem(env.stake, config);
     if (p === 'belowMin') problem = t('bet.belowMin', { min: env.money(config.minBet) });
@@ -61,7 +62,7 @@ export function BetAmount({ disabled, multiplier }: { disabled: boolean; multipl
           onChange={(e) => onText(e.target.value)}
           onBlur={() => {
             setTyping(false);
-            if (env.stake !== null) setText(toDecimalText(env.stake, config.decimals));
+            if (env.stake !== null) setText(toInput(toDecimalText(env.stake, config.decimals)));
           }}
           aria-invalid={problem ? true : undefined}
           aria-describedby={`${id}-hint`}

@@ -65,3 +65,22 @@ export function WalletIcon() {
     </svg>
   );
 }
+
+export function ChartIcon() {
+  return (
+    <svg {...common}>
+      <path d="M4 19V5M4 19h16" stroke="currentColor" strokeWidth="2" fill="none" strokeLinecap="round" />
+      <path d="m7 15 4-5 3 3 5-6" stroke="currentColor" strokeWidth="2.2" fill="none" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+export function GearIcon() {
+  return (
+    <svg {...common}>
+      {[0, 45, 90, 135, 180, 225, 270, 315].map((a) => <rect key={a} x="10.6" y="2" width="2.8" height="4.5" rx="1" fill="currentColor" transform={`rotate(${a} 12 12)`} />)}
+      <circle cx="12" cy="12" r="6.2" fill="none" stroke="currentColor" strokeWidth="2.4" />
+      <circle cx="12" cy="12" r="2.2" fill="currentColor" />
+    </svg>
+  );
+}

@@ -96,7 +96,7 @@ export function Blackjack() {
   const deal = () =>
     run(async () => {
       prevActive.current = false;
-      const j = await api.post(base, { sessionId: env.session.sessionId, amount: new LosslessNumber(toDecimalText(env.stake!, env.config.decimals)), idempotencyKey: newKey() }, { idempotent: true });
+      const j = await api.post(base, { sessionId: env.session.sessionId, amount: new LosslessNumber(toDecimalText(env.stake!, env.config.decimals)), idempotencyKey: newKey(), ...env.seedField() }, { idempotent: true });
       await show(env.round(j));
     });
 

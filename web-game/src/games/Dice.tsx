@@ -6,12 +6,14 @@
 import { useState } from 'react';
 import { LosslessNumber } from 'lossless-json';
 import { useGameEnv } from '../app/env';
+import { fromInput, localizeDecimal, toInput } from '../lib/format';
 import { BetAmount } from '../components/BetAmount';
 import { t } from '../i18n';
 import { api, newKey } from '../lib/api';
-import { parseMinor, toDecimalText } from '../lib/money';
+import { parseMinor, toDecimalText, type Minor } from '../lib/money';
 import { BetButton, GameLayout, NoticeLine, reducedMotion, sleep, useAction, useCanBet } from './common';
 import { History, type HistoryItem } from './History';
+import { useAutobet } from './Autobet';
 
 const MIN = 200n; // hundredths
 const MAX = 9800n;
@@ -65,9 +67,8 @@ export function Dice() {
     setTarget(direction === 'over' ? 10_000n - c : c);
   };
 
-  const bet = () =>
+  const bet = (amount: Minor = env.stake!) =>
     run(async () => {
-      const amount = env.stake!;
       const j = await api.post(
         '/api/bets',
         {
@@ -76,6 +77,7 @@ export function Dice() {
           amount: new LosslessNumber(toDecimalText(amount, env.config.decimals)),
           idempotencyKey: newKey(),
           params: { target: new LosslessNumber(hundredths(target)), direction },
+          ...env.seedField(),
         },
         { idempotent: true },
       );
@@ -86,8 +88,11 @@ export function Dice() {
       if (!mounted.current) return;
       env.showBalance(r.balance);
       setHistory((h) => [{ id: r.roundId, label: value.toFixed(2), won: r.bet.won }, ...h]);
-      setNotice(r.bet.won ? { kind: 'win', text: t('bet.win', { amount: env.money(r.bet.payout) }) } : { kind: 'loss', text: `${t('dice.rolled', { roll: value.toFixed(2) })} · ${t('bet.loss')}` });
+      setNotice(r.bet.won ? { kind: 'win', text: t('bet.win', { amount: env.money(r.bet.payout) }) } : { kind: 'loss', text: `${t('dice.rolled', { roll: localizeDecimal(value.toFixed(2)) })} · ${t('bet.loss')}` });
+      return r;
     });
+  const auto = useAutobet(bet, canBet);
+  const off = busy || env.locked || auto.running;
 
   const pct = (v: number) => `${v}%`;
   const targetNum = Number(hundredths(target));
@@ -111,7 +116,7 @@ export function Dice() {
             max={98}
             step={0.01}
             value={targetNum}
-            disabled={busy || env.locked}
+            disabled={off}
             onChange={(e) => setTarget(clamp(parseMinor(e.target.value, 2) ?? target))}
             aria-label={t('dice.slider')}
             aria-valuetext={`${direction === 'over' ? t('dice.rollOver') : t('dice.rollUnder')} ${hundredths(target)}`}
@@ -123,8 +128,8 @@ export function Dice() {
         </div>
       </div>
       <div className="gp-stat-row">
-        <NumberField label={t('dice.multiplier')} value={toDecimalText(mult4, 4)} suffix="×" decimals={4} disabled={busy || env.locked} testId="dice-multiplier" onCommit={(text) => {
-          const m4 = parseMinor(text, 4);
+        <NumberField label={t('dice.multiplier')} value={toInput(toDecimalText(mult4, 4))} suffix="×" decimals={4} disabled={off} testId="dice-multiplier" onCommit={(text) => {
+          const m4 = parseMinor(fromInput(text), 4);
           if (m4 !== null && m4 > 0n) setWinChance(99_000_000n / m4);
         }} />
         <div className="gp-stat-field">
@@ -136,17 +141,17 @@ export function Dice() {
               setDirection((d) => (d === 'over' ? 'under' : 'over'));
               setTarget((v) => 10_000n - v);
             }}
-            disabled={busy || env.locked}
+            disabled={off}
             aria-label={`${t('dice.switchDirection')}: ${direction === 'over' ? t('dice.rollOver') : t('dice.rollUnder')} ${hundredths(target)}`}
             data-testid="dice-direction"
             data-direction={direction}
           >
-            <span data-testid="dice-target">{hundredths(target)}</span>
+            <span data-testid="dice-target">{localizeDecimal(hundredths(target))}</span>
             <span className="gp-suffix" aria-hidden="true">⇄</span>
           </button>
         </div>
-        <NumberField label={t('dice.winChance')} value={hundredths(winChance)} suffix="%" decimals={2} disabled={busy || env.locked} testId="dice-chance" onCommit={(text) => {
-          const wc = parseMinor(text, 2);
+        <NumberField label={t('dice.winChance')} value={toInput(hundredths(winChance))} suffix="%" decimals={2} disabled={off} testId="dice-chance" onCommit={(text) => {
+          const wc = parseMinor(fromInput(text), 2);
           if (wc !== null) setWinChance(wc);
         }} />
       </div>
@@ -155,8 +160,9 @@ export function Dice() {
 
   const controls = (
     <>
-      <BetAmount disabled={busy || env.locked} multiplier={multiplier} />
-      <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} />
+      {auto.tabs}
+      <BetAmount disabled={off} multiplier={multiplier} />
+      {auto.mode === 'manual' ? <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} /> : auto.panel}
       <NoticeLine notice={notice} />
     </>
   );

@@ -9,7 +9,8 @@ import { useGameEnv } from '../app/env';
 import { BetAmount } from '../components/BetAmount';
 import { t } from '../i18n';
 import { api, newKey } from '../lib/api';
-import { formatMultiplier, toDecimalText } from '../lib/money';
+import { formatMultiplier, toDecimalText, type Minor } from '../lib/money';
+import { useAutobet } from './Autobet';
 import { BetButton, GameLayout, NoticeLine, reducedMotion, Select, sleep, useAction, useCanBet } from './common';
 import { KENO_RISKS, kenoRow, type KenoRisk } from './paytables';
 
@@ -32,7 +33,6 @@ export function Keno() {
   const [drawn, setDrawn] = useState<number[]>([]);
   const [hitsShown, setHitsShown] = useState<number | null>(null);
   const canBet = useCanBet(busy) && picks.length > 0;
-  const disabled = busy || env.locked;
 
   const toggle = (n: number) => {
     if (disabled) return;
@@ -41,13 +41,13 @@ export function Keno() {
     setPicks((p) => (p.includes(n) ? p.filter((x) => x !== n) : p.length >= 10 ? p : [...p, n].sort((a, b) => a - b)));
   };
 
-  const bet = () =>
+  const bet = (amount: Minor = env.stake!) =>
     run(async () => {
       setDrawn([]);
       setHitsShown(null);
       const j = await api.post(
         '/api/bets',
-        { sessionId: env.session.sessionId, gameType: 'keno', amount: new LosslessNumber(toDecimalText(env.stake!, env.config.decimals)), idempotencyKey: newKey(), params: { picks, risk } },
+        { sessionId: env.session.sessionId, gameType: 'keno', amount: new LosslessNumber(toDecimalText(amount, env.config.decimals)), idempotencyKey: newKey(), params: { picks, risk }, ...env.seedField() },
         { idempotent: true },
       );
       const r = env.round(j);
@@ -62,7 +62,10 @@ export function Keno() {
       setHitsShown(hits);
       env.showBalance(r.balance);
       setNotice(r.bet.payout > 0n ? { kind: r.bet.won ? 'win' : 'info', text: `${t('keno.hits', { count: hits })} · ${formatMultiplier(r.bet.multiplier)}× · ${env.money(r.bet.payout)}` } : { kind: 'loss', text: `${t('keno.hits', { count: hits })} · ${t('bet.loss')}` });
+      return r;
     });
+  const auto = useAutobet(bet, canBet);
+  const disabled = busy || env.locked || auto.running;
 
   const table = picks.length > 0 ? kenoRow(risk, picks.length) : [];
   const drawnSet = new Set(drawn);
@@ -98,6 +101,7 @@ export function Keno() {
   );
   const controls = (
     <>
+      {auto.tabs}
       <BetAmount disabled={disabled} />
       <Select id="keno-risk" label={t('keno.risk')} options={KENO_RISKS} value={risk} onChange={setRisk} disabled={disabled} render={(r) => t(`risk.${r}`)} />
       <div className="gp-btn-row">
@@ -105,7 +109,7 @@ export function Keno() {
         <button type="button" className="gp-btn gp-btn-secondary" onClick={() => { setDrawn([]); setHitsShown(null); setPicks([]); }} disabled={disabled || picks.length === 0} data-testid="keno-clear">{t('keno.clear')}</button>
       </div>
       <p className="gp-hint" data-testid="keno-count">{picks.length ? t('keno.picks', { count: picks.length }) : t('keno.pickSome')}</p>
-      <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} />
+      {auto.mode === 'manual' ? <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} /> : auto.panel}
       <NoticeLine notice={notice} />
     </>
   );

@@ -5,12 +5,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { LosslessNumber } from 'lossless-json';
 import { useGameEnv } from '../app/env';
+import { fromInput, toInput } from '../lib/format';
 import { BetAmount } from '../components/BetAmount';
 import { t } from '../i18n';
 import { api, newKey } from '../lib/api';
-import { formatMultiplier, parseMinor, toDecimalText } from '../lib/money';
+import { formatMultiplier, parseMinor, toDecimalText, type Minor } from '../lib/money';
 import { BetButton, GameLayout, NoticeLine, reducedMotion, useAction, useCanBet } from './common';
 import { History, type HistoryItem } from './History';
+import { useAutobet } from './Autobet';
 
 const MIN = 101n; // hundredths: 1.01×
 const MAX = 100_000_000n; // 1,000,000×
@@ -51,16 +53,17 @@ export function Limbo() {
   const chance = 990_000n / target; // hundredths of a percent, floored
   const targetText = toDecimalText(target, 2);
 
-  const bet = () =>
+  const bet = (amount: Minor = env.stake!) =>
     run(async () => {
       const j = await api.post(
         '/api/bets',
         {
           sessionId: env.session.sessionId,
           gameType: 'limbo',
-          amount: new LosslessNumber(toDecimalText(env.stake!, env.config.decimals)),
+          amount: new LosslessNumber(toDecimalText(amount, env.config.decimals)),
           idempotencyKey: newKey(),
           params: { target: new LosslessNumber(targetText) },
+          ...env.seedField(),
         },
         { idempotent: true },
       );
@@ -74,20 +77,22 @@ export function Limbo() {
       env.showBalance(r.balance);
       setHistory((h) => [{ id: r.roundId, label: `${formatMultiplier(result)}×`, won: r.bet.won }, ...h]);
       setNotice(r.bet.won ? { kind: 'win', text: t('bet.win', { amount: env.money(r.bet.payout) }) } : { kind: 'loss', text: t('bet.loss') });
+      return r;
     });
+  const auto = useAutobet(bet, canBet);
 
   const commit = () => {
     if (!draft) return;
     if (draft.field === 'target') {
-      const v = parseMinor(draft.text, 2);
+      const v = parseMinor(fromInput(draft.text), 2);
       if (v !== null) setTarget(clamp(v));
     } else {
-      const c = parseMinor(draft.text, 2);
+      const c = parseMinor(fromInput(draft.text), 2);
       if (c !== null && c > 0n) setTarget(clamp(990_000n / c));
     }
     setDraft(null);
   };
-  const disabled = busy || env.locked;
+  const disabled = busy || env.locked || auto.running;
 
   const stage = (
     <div className="gp-limbo">
@@ -106,14 +111,14 @@ export function Limbo() {
         <label className="gp-stat-field">
           <span className="gp-label">{t('limbo.target')}</span>
           <span className="gp-stat-box">
-            <input inputMode="decimal" value={draft?.field === 'target' ? draft.text : targetText} disabled={disabled} onChange={(e) => setDraft({ field: 'target', text: e.target.value })} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} data-testid="limbo-target" />
+            <input inputMode="decimal" value={draft?.field === 'target' ? draft.text : toInput(targetText)} disabled={disabled} onChange={(e) => setDraft({ field: 'target', text: e.target.value })} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} data-testid="limbo-target" />
             <span className="gp-suffix">×</span>
           </span>
         </label>
         <label className="gp-stat-field">
           <span className="gp-label">{t('limbo.winChance')}</span>
           <span className="gp-stat-box">
-            <input inputMode="decimal" value={draft?.field === 'chance' ? draft.text : toDecimalText(chance, 2)} disabled={disabled} onChange={(e) => setDraft({ field: 'chance', text: e.target.value })} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} data-testid="limbo-chance" />
+            <input inputMode="decimal" value={draft?.field === 'chance' ? draft.text : toInput(toDecimalText(chance, 2))} disabled={disabled} onChange={(e) => setDraft({ field: 'chance', text: e.target.value })} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} data-testid="limbo-chance" />
             <span className="gp-suffix">%</span>
           </span>
         </label>
@@ -122,8 +127,9 @@ export function Limbo() {
   );
   const controls = (
     <>
+      {auto.tabs}
       <BetAmount disabled={disabled} multiplier={Number(targetText)} />
-      <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} />
+      {auto.mode === 'manual' ? <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} /> : auto.panel}
       <NoticeLine notice={notice} />
     </>
   );

@@ -53,7 +53,7 @@ export function Mines() {
     run(async () => {
       const j = await api.post(
         base,
-        { sessionId: env.session.sessionId, amount: new LosslessNumber(toDecimalText(env.stake!, env.config.decimals)), idempotencyKey: newKey(), mineCount },
+        { sessionId: env.session.sessionId, amount: new LosslessNumber(toDecimalText(env.stake!, env.config.decimals)), idempotencyKey: newKey(), mineCount, ...env.seedField() },
         { idempotent: true },
       );
       const r = env.round(j);

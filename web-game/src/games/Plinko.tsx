@@ -9,8 +9,10 @@ import { useGameEnv } from '../app/env';
 import { BetAmount } from '../components/BetAmount';
 import { t } from '../i18n';
 import { api, newKey } from '../lib/api';
-import { formatMultiplier, toDecimalText } from '../lib/money';
-import { BetButton, describeError, GameLayout, NoticeLine, reducedMotion, Segmented, Select, useCanBet, type Notice } from './common';
+import { formatMultiplier, toDecimalText, type Minor } from '../lib/money';
+import type { RoundAnswer } from '../app/types';
+import { useAutobet } from './Autobet';
+import { BetButton, describeError, GameLayout, NoticeLine, reducedMotion, Segmented, Select, sleep, useCanBet, type Notice } from './common';
 import { History, type HistoryItem } from './History';
 import { PLINKO_RISKS, PLINKO_ROWS, plinkoRow, type PlinkoRisk } from './paytables';
 
@@ -84,22 +86,25 @@ export function Plinko() {
   const max = Math.max(...table);
   const active = pending + balls.length;
   const canBet = useCanBet(false) && active < MAX_BALLS;
+  const activeRef = useRef(active);
+  activeRef.current = active;
+  const canAuto = useCanBet(false);
 
-  const drop = async () => {
+  const drop = async (amount: Minor = env.stake!): Promise<RoundAnswer | undefined> => {
+    while (activeRef.current >= MAX_BALLS && mounted.current) await sleep(100);
     const mySeq = ++seq.current;
-    const amount = env.stake!;
     setPending((n) => n + 1);
     setNotice(null);
     try {
       const j = await env.track(() =>
         api.post(
           '/api/bets',
-          { sessionId: env.session.sessionId, gameType: 'plinko', amount: new LosslessNumber(toDecimalText(amount, env.config.decimals)), idempotencyKey: newKey(), params: { rows, risk } },
+          { sessionId: env.session.sessionId, gameType: 'plinko', amount: new LosslessNumber(toDecimalText(amount, env.config.decimals)), idempotencyKey: newKey(), params: { rows, risk }, ...env.seedField() },
           { idempotent: true },
         ),
       );
       const r = env.round(j);
-      if (!mounted.current) return;
+      if (!mounted.current) return r;
       const path = (r.result.path as number[]) ?? [];
       const bin = Number(r.result.bin);
       const spec: BallSpec = {
@@ -119,12 +124,17 @@ export function Plinko() {
         },
       };
       setBalls((b) => [...b, spec]);
+      return r;
     } catch (err) {
       if (mounted.current) setNotice({ kind: 'error', text: describeError(err) });
+      return undefined;
     } finally {
       if (mounted.current) setPending((n) => n - 1);
     }
   };
+
+  const auto = useAutobet(drop, canAuto);
+  const settingsOff = active > 0 || env.locked || auto.running;
 
   const half = (rows + 2) / 2;
   const stage = (
@@ -140,7 +150,7 @@ export function Plinko() {
           return (
             <g key={`${k}-${isFlash ? flash.key : 0}`} className={`gp-bin tone-${binTone(m, max)}${isFlash ? ' is-hit' : ''}`} data-testid={`plinko-bin-${k}`}>
               <rect x={x - 0.47} y={rows * V + 0.05} width={0.94} height={0.72} rx={0.12} />
-              <text x={x} y={rows * V + 0.55} textAnchor="middle">{m >= 100 ? String(m) : formatMultiplier(m).replace(/\.?0+$/, '') || '0'}</text>
+              <text x={x} y={rows * V + 0.55} textAnchor="middle">{m >= 100 ? String(m) : formatMultiplier(m).replace(/[.,]?0+$/, '') || '0'}</text>
             </g>
           );
         })}
@@ -150,10 +160,11 @@ export function Plinko() {
   );
   const controls = (
     <>
-      <BetAmount disabled={env.locked} />
-      <Segmented name="plinko-risk" label={t('plinko.risk')} options={PLINKO_RISKS} value={risk} onChange={setRisk} disabled={active > 0 || env.locked} render={(r) => t(`risk.${r}`)} />
-      <Select id="plinko-rows" label={t('plinko.rows')} options={PLINKO_ROWS} value={rows as (typeof PLINKO_ROWS)[number]} onChange={setRows} disabled={active > 0 || env.locked} />
-      <BetButton label={t('plinko.drop')} onClick={() => void drop()} disabled={!canBet} busy={pending > 0} />
+      {auto.tabs}
+      <BetAmount disabled={env.locked || auto.running} />
+      <Segmented name="plinko-risk" label={t('plinko.risk')} options={PLINKO_RISKS} value={risk} onChange={setRisk} disabled={settingsOff} render={(r) => t(`risk.${r}`)} />
+      <Select id="plinko-rows" label={t('plinko.rows')} options={PLINKO_ROWS} value={rows as (typeof PLINKO_ROWS)[number]} onChange={setRows} disabled={settingsOff} />
+      {auto.mode === 'manual' ? <BetButton label={t('plinko.drop')} onClick={() => void drop()} disabled={!canBet} busy={pending > 0} /> : auto.panel}
       <NoticeLine notice={notice} />
     </>
   );

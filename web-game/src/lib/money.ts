@@ -5,6 +5,7 @@
  * decimals. The page shows amounts in the session currency and never converts.
  */
 import { LosslessNumber } from 'lossless-json';
+import { localizeDecimal } from './format';
 
 export type Minor = bigint;
 
@@ -49,14 +50,9 @@ export function toDecimalText(minor: Minor, decimals: number): string {
   return `${neg ? '-' : ''}${int}${frac}`;
 }
 
-/** For display: grouped integer part, all the currency's decimals: 1,234.50 */
+/** For display: grouped integer part, all the currency's decimals, in the page's language: 1,234.50 (en), 1.234,50 (de) */
 export function formatMinor(minor: Minor, decimals: number): string {
-  const text = toDecimalText(minor, decimals);
-  const [int = '0', frac] = text.split('.');
-  const neg = int.startsWith('-');
-  const digits = neg ? int.slice(1) : int;
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${neg ? '-' : ''}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
+  return localizeDecimal(toDecimalText(minor, decimals));
 }
 
 export function formatMoney(minor: Minor, currency: string, decimals: number): string {
@@ -71,7 +67,7 @@ export function toJsonNumber(minor: Minor, decimals: number): LosslessNumber {
 /** A multiplier as the server wrote it (up to 4 decimals), with at least 2 decimals: 2 → "2.00", 1.2857 → "1.2857". */
 export function formatMultiplier(value: number): string {
   const [int = '0', frac = ''] = String(value).split('.');
-  return `${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac.padEnd(2, '0')}`;
+  return localizeDecimal(`${int}.${frac.padEnd(2, '0')}`);
 }
 
 /** payout = floor(amount × multiplier) with the multiplier's decimal text (no float arithmetic on money). */

@@ -15,6 +15,7 @@ export interface Profile {
   tenantId?: string | null;
   allowedEmbedOrigins?: string[];
   showBalanceInEmbed?: boolean;
+  autobetStopOnHidden?: boolean;
   enabledGames?: string[];
   minBet?: number;
   stakeStep?: number;
@@ -63,7 +64,7 @@ export async function startStack(profiles: Profile[]): Promise<Stack> {
         stakeStep: p.stakeStep ?? 0.01,
         maxPayout: 100000,
         enabledGames: p.enabledGames ?? ['dice', 'limbo', 'plinko', 'keno', 'mines', 'blackjack'],
-        theme: { showBalanceInEmbed: p.showBalanceInEmbed ?? true },
+        theme: { showBalanceInEmbed: p.showBalanceInEmbed ?? true, autobetStopOnHidden: p.autobetStopOnHidden ?? false },
         tenantId: p.tenantId ?? null,
         allowedEmbedOrigins: p.allowedEmbedOrigins ?? [],
       },

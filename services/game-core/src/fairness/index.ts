@@ -2,3 +2,4 @@
 export * from './stream.js';
 export * from './seeds.js';
 export * from './verify.js';
+export * from './round-check.js';

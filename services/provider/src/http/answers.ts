@@ -51,7 +51,7 @@ export const publicConfigAnswer = z
     stakeStep: money,
     maxPayout: money,
     enabledGames: z.array(gameType),
-    theme: z.object({ showBalanceInEmbed: z.boolean() }),
+    theme: z.object({ showBalanceInEmbed: z.boolean(), autobetStopOnHidden: z.boolean() }),
     allowedEmbedOrigins: z.array(z.string()),
   })
   ;
@@ -130,6 +130,12 @@ export const betAnswer = z
     casinoCallbackAudit: z.array(auditRecord).optional().meta({ description: 'GET only' }),
   })
   ;
+
+/** My bets (issue 12): the session's player's rounds, newest first, without the callback audit. */
+export const playerBetsAnswer = z.object({
+  bets: z.array(betAnswer.omit({ casinoCallbackAudit: true, balance: true })),
+  nextCursor: z.string().nullable().meta({ description: 'pass as `before` for the next page; null on the last page' }),
+});
 
 export const activeRoundAnswer = z.object({ round: betAnswer.nullable() });
 

@@ -19,6 +19,8 @@ export const DEFAULT_ABANDONED_ROUND_POLICY: AbandonedRoundPolicy = { afterHours
 
 export interface Theme {
   showBalanceInEmbed: boolean;
+  /** the game page stops autobet when the page is hidden (issue 12); default false */
+  autobetStopOnHidden: boolean;
 }
 
 export interface Operator {

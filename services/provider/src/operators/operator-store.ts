@@ -5,7 +5,7 @@ import { memo } from '../infra/memo.js';
 import type { SecretBox } from '../infra/secret-box.js';
 import { toBigInt, toIso, toNullableBigInt, type Queryable } from '../store/db.js';
 import type { GameType } from '@gp/game-core/games';
-import { DEFAULT_ABANDONED_ROUND_POLICY, type AbandonedRoundPolicy, type Operator, type OperatorWithSecret } from './operator-schema.js';
+import { DEFAULT_ABANDONED_ROUND_POLICY, type AbandonedRoundPolicy, type Operator, type OperatorWithSecret, type Theme } from './operator-schema.js';
 
 interface OperatorRow {
   operator_id: string;
@@ -18,7 +18,7 @@ interface OperatorRow {
   stake_step: string;
   max_payout: string;
   enabled_games: GameType[];
-  theme: { showBalanceInEmbed?: boolean };
+  theme: { showBalanceInEmbed?: boolean; autobetStopOnHidden?: boolean };
   allowed_embed_origins: string[];
   abandoned_round_policy: Partial<AbandonedRoundPolicy>;
   enabled: boolean;
@@ -39,7 +39,7 @@ function fromRow(row: OperatorRow): Operator {
     stakeStep: toBigInt(row.stake_step),
     maxPayout: toBigInt(row.max_payout),
     enabledGames: row.enabled_games,
-    theme: { showBalanceInEmbed: row.theme.showBalanceInEmbed !== false },
+    theme: { showBalanceInEmbed: row.theme.showBalanceInEmbed !== false, autobetStopOnHidden: row.theme.autobetStopOnHidden === true },
     allowedEmbedOrigins: row.allowed_embed_origins,
     abandonedRoundPolicy: { ...DEFAULT_ABANDONED_ROUND_POLICY, ...row.abandoned_round_policy },
     enabled: row.enabled,
@@ -59,7 +59,7 @@ export interface OperatorWrite {
   stakeStep: bigint;
   maxPayout: bigint;
   enabledGames: GameType[];
-  theme: { showBalanceInEmbed: boolean };
+  theme: Theme;
   allowedEmbedOrigins: string[];
   abandonedRoundPolicy: AbandonedRoundPolicy;
   enabled: boolean;

@@ -60,7 +60,7 @@ export const operatorPutSchema = z
     stakeStep: amountSchema,
     maxPayout: amountSchema,
     enabledGames: z.array(gameTypeSchema).max(GAME_TYPES.length).default([...GAME_TYPES]),
-    theme: z.object({ showBalanceInEmbed: z.boolean().default(true) }).strict().default({ showBalanceInEmbed: true }),
+    theme: z.object({ showBalanceInEmbed: z.boolean().default(true), autobetStopOnHidden: z.boolean().default(false) }).strict().prefault({}),
     tenantId: z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only').optional().nullable(),
     allowedEmbedOrigins: z.array(originSchema).max(50).default([]),
     abandonedRoundPolicy: abandonedRoundPolicySchema.optional(),
@@ -143,7 +143,7 @@ export function demoOperatorWrite(): OperatorWrite {
     stakeStep: 1n,
     maxPayout: 10_000_000n, // 100,000.00 USD
     enabledGames: [...GAME_TYPES],
-    theme: { showBalanceInEmbed: true },
+    theme: { showBalanceInEmbed: true, autobetStopOnHidden: false },
     allowedEmbedOrigins: [],
     abandonedRoundPolicy: DEFAULT_ABANDONED_ROUND_POLICY,
     enabled: true,

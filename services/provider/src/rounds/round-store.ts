@@ -184,6 +184,20 @@ export async function openRoundUnderSeedPair(db: Queryable, seedPairId: string):
   return row ? roundFromRow(row) : null;
 }
 
+/**
+ * A player's rounds, newest first (My bets on the game page): `before` is the round id the
+ * previous page ended with; rounds created at the same instant are ordered by id. Every round of
+ * the player (operator + playerRef), whichever session placed it, and no other player's.
+ */
+export async function roundsOfPlayer(db: Queryable, operatorId: string, playerRef: string, opts: { limit: number; before?: string | undefined }): Promise<Round[]> {
+  const q = db<RoundRow>('rounds').where({ operator_id: operatorId, player_ref: playerRef });
+  if (opts.before !== undefined) {
+    q.whereRaw('(created_at, round_id) < (SELECT created_at, round_id FROM rounds WHERE round_id = ? AND operator_id = ? AND player_ref = ?)', [opts.before, operatorId, playerRef]);
+  }
+  const rows = await q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'round_id', order: 'desc' }]).limit(opts.limit);
+  return rows.map((r) => roundFromRow(r as RoundRow));
+}
+
 /** An active round kept open by the abandoned-round policy: its idle clock starts again. */
 export async function restartIdleClock(db: Queryable, roundId: string): Promise<void> {
   await db('rounds').where({ round_id: roundId, status: 'active' }).update({ updated_at: db.fn.now() });

@@ -48,6 +48,17 @@ describe('every route declares who may call it', () => {
     for (const r of table) if (r.url.startsWith('/api/admin/')) expect(r.auth).toBe('admin');
   });
 
+  it('My bets (GET /api/player/bets) is a player route: the session is the credential, another player gets nothing', async () => {
+    const entry = t.app.routeTable.find((r) => r.url === '/api/player/bets' && r.method === 'GET');
+    expect(entry?.auth).toBe('player');
+    for (const v of variants('/api/player/bets')) {
+      const res = await t.app.inject({ method: 'GET', url: v });
+      expect(res.statusCode, v).toBeLessThan(500);
+      expect(res.statusCode, v).not.toBe(200);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/player/bets?sessionId=unknown-session' })).json().code).toBe('INVALID_SESSION');
+  });
+
   it('a route registered without a rule stops the app from starting', async () => {
     const { default: Fastify } = await import('fastify');
     const { registerAuthentication } = await import('../../src/http/authentication.js');

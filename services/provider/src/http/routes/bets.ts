@@ -7,8 +7,9 @@ import { placeBet } from '../../rounds/bets.js';
 import { getRound } from '../../rounds/round-store.js';
 import { betView } from '../../rounds/round-view.js';
 import { playerResultView } from '../../rounds/player-view.js';
-import { amountSchema, clientSeedSchema, gameTypeSchema, idempotencyKeySchema, roundIdParams, sessionIdSchema } from '../schemas.js';
-import { betAnswer } from '../answers.js';
+import { amountSchema, clientSeedSchema, gameTypeSchema, idempotencyKeySchema, queryInt, roundIdParams, sessionIdSchema } from '../schemas.js';
+import { betAnswer, playerBetsAnswer } from '../answers.js';
+import { playerBets } from '../../rounds/player-bets.js';
 
 const betBody = z
   .object({
@@ -24,6 +25,25 @@ const betBody = z
 export function betRoutes(app: AppInstance, s: Services): void {
   app.post('/api/bets', { config: { auth: 'player', rateLimitPolicy: 'session' }, schema: { operationId: 'placeBet', summary: 'Place and settle a dice, limbo, plinko or keno bet', tags: ['player'], response: { 200: betAnswer }, body: betBody } }, async (request) =>
     placeBet(s.money, request.body),
+  );
+
+  // My bets: only the rounds of the player the session belongs to (the session id is the player's credential).
+  app.get(
+    '/api/player/bets',
+    {
+      config: { auth: 'player' },
+      schema: {
+        operationId: 'listPlayerBets',
+        summary: 'The recent rounds of the session’s player, newest first',
+        tags: ['player'],
+        response: { 200: playerBetsAnswer },
+        querystring: z.object({ sessionId: sessionIdSchema, limit: queryInt(1, 50, 20), before: roundIdParams.shape.roundId.optional() }),
+      },
+    },
+    async (request) => {
+      const session = await s.sessions.get(s.db, request.query.sessionId);
+      return playerBets(s.db, session, { limit: request.query.limit, before: request.query.before });
+    },
   );
 
   app.get(
