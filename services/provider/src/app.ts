@@ -3,10 +3,12 @@
  * logging, lossless JSON parsing and serialising, the error envelope, authentication (which every
  * route declares), the OpenAPI collector, then the routes (http/routes/index.ts).
  */
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
 import Fastify, { LogController } from 'fastify';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
-import { registerAuthentication } from './http/authentication.js';
+import { CSRF_COOKIE, registerAuthentication } from './http/authentication.js';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRoutes } from './http/routes/index.js';
@@ -78,6 +80,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     done(new AppError('VALIDATION_ERROR', 'the request body must be application/json'), undefined);
   });
 
+  // The admin console's session cookie and CSRF tokens (issue 13; http/authentication.ts `staff`).
+  await app.register(fastifyCookie);
+  await app.register(fastifyCsrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: CSRF_COOKIE,
+    cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true, secure: config.production },
+    getToken: (request) => {
+      const v = request.headers['x-csrf-token'];
+      return typeof v === 'string' ? v : '';
+    },
+  });
   registerAuthentication(app, services);
   registerOpenApi(app, config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`);
   registerRoutes(app, services);
