@@ -1,5 +1,6 @@
 /** The server entry: configuration from the environment, the app, listen, graceful shutdown. */
 import { randomBytes } from 'node:crypto';
+import { seedAdminDemo } from './admin-demo.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -33,6 +34,10 @@ async function main(): Promise<void> {
   if (config.demoOperator) console.log(`Demo operator: demo-usd (sandbox://demo-casino). Try: curl -s -XPOST ${address}/sandbox/launch -H 'content-type: application/json' -d '{"operatorId":"demo-usd","playerRef":"alice","gameType":"dice"}'`);
   // Printed once to the terminal of a development start, never logged.
   if (generatedAdminToken) console.log(`Development admin token (ADMIN_TOKEN unset): ${generatedAdminToken}`);
+  if (!config.production && config.demoOperator) {
+    const demo = await seedAdminDemo(app, services);
+    console.log(`Admin console: ${address}/admin/  (demo platform admin ${demo.email} / ${demo.password}; casino viewer ${demo.viewerEmail} / ${demo.viewerPassword}; new passwords at every start)`);
+  }
 }
 
 main().catch((err: unknown) => {

@@ -127,6 +127,55 @@ export function adminOperatorView(op: Operator) {
     enabled: op.enabled,
     createdAt: op.createdAt,
     updatedAt: op.updatedAt,
+    secretRotatedAt: op.secretRotatedAt ?? null,
+    previousSecretValidUntil: op.previousSecretValidUntil ?? null,
+  };
+}
+
+/**
+ * The console's edit of a profile (issue 13 item 3): any field of the admin PUT but the secret
+ * (rotated on its own), each optional; the result goes through the PUT's checks (toOperatorWrite).
+ */
+export const operatorEditSchema = z
+  .object({
+    currency: currencySchema.optional(),
+    callbackBaseUrl: z.string().min(1).max(2000).optional(),
+    minBet: amountSchema.optional(),
+    maxBet: amountSchema.optional().nullable(),
+    stakeStep: amountSchema.optional(),
+    maxPayout: amountSchema.optional(),
+    enabledGames: z.array(gameTypeSchema).max(GAME_TYPES.length).optional(),
+    theme: z.object({ showBalanceInEmbed: z.boolean() }).strict().optional(),
+    tenantId: operatorPutSchema.shape.tenantId,
+    allowedEmbedOrigins: z.array(originSchema).max(50).optional(),
+    abandonedRoundPolicy: abandonedRoundPolicySchema.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+export type OperatorEdit = z.output<typeof operatorEditSchema>;
+
+/** The console's create: the PUT's fields without the secret, which the service generates and shows once. */
+export const operatorCreateSchema = operatorPutSchema.omit({ sharedSecret: true });
+
+/** A new shared secret: 32 random bytes as 64 hex characters. */
+export const newSharedSecret = () => randomBytes(32).toString('hex');
+
+/** A stored profile as the PUT body that would recreate it (amounts as exact decimal text). */
+export function operatorAsPut(op: Operator): Omit<OperatorPut, 'sharedSecret'> {
+  const text = (v: bigint) => amountJson(v, op.currency).toString();
+  return {
+    currency: op.currency,
+    callbackBaseUrl: op.callbackBaseUrl,
+    minBet: text(op.minBet),
+    maxBet: op.maxBet === null ? null : text(op.maxBet),
+    stakeStep: text(op.stakeStep),
+    maxPayout: text(op.maxPayout),
+    enabledGames: op.enabledGames,
+    theme: op.theme,
+    tenantId: op.tenantId,
+    allowedEmbedOrigins: op.allowedEmbedOrigins,
+    abandonedRoundPolicy: op.abandonedRoundPolicy,
+    enabled: op.enabled,
   };
 }
 
