@@ -19,36 +19,9 @@ import {
 } from './operator-schema.js';
 import type { OperatorStore, OperatorWrite } from './operator-store.js';
 
-export const operatorIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only');
-
-/**
- * An embed origin (CONTRACT.md §14): `scheme://host[:port]` as the URL standard serialises it.
- * The scheme and host's case and a default port are normalised (`HTTPS://Casino.Example:443` is
- * stored as `https://casino.example`); a path (a trailing slash too), query, fragment, user info,
- * wildcard or a scheme other than http(s) is refused.
- */
-export const originSchema = z
-  .string()
-  .max(300)
-  .transform((v, ctx) => {
-    const origin = embedOrigin(v);
-    if (origin === null) {
-      ctx.addIssue({ code: 'custom', message: 'must be an origin such as https://casino.example (no path, no trailing slash, no wildcard)' });
-      return z.NEVER;
-    }
-    return origin;
-  });
-
-export function embedOrigin(v: string): string | null {
-  if (v.includes('*') || !/^https?:\/\/[^/?#]+$/i.test(v)) return null;
-  try {
-    const u = new URL(v);
-    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password) return null;
-    return u.origin;
-  } catch {
-    return null;
-  }
-}
+// The profile's field rules shared with the admin console's forms (browser-safe: profile-fields.ts).
+export { embedOrigin, operatorIdSchema, originSchema, tenantIdSchema } from './profile-fields.js';
+import { originSchema, tenantIdSchema } from './profile-fields.js';
 
 export const operatorPutSchema = z
   .object({
@@ -61,7 +34,7 @@ export const operatorPutSchema = z
     maxPayout: amountSchema,
     enabledGames: z.array(gameTypeSchema).max(GAME_TYPES.length).default([...GAME_TYPES]),
     theme: z.object({ showBalanceInEmbed: z.boolean().default(true) }).strict().default({ showBalanceInEmbed: true }),
-    tenantId: z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only').optional().nullable(),
+    tenantId: tenantIdSchema.optional().nullable(),
     allowedEmbedOrigins: z.array(originSchema).max(50).default([]),
     abandonedRoundPolicy: abandonedRoundPolicySchema.optional(),
     enabled: z.boolean().default(true),
