@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReferenceCasino, type ReferenceCasino } from '@gp/reference-casino';
 import { signedHeaders } from '../../src/wallet/signing.js';
 import { adminHeaders, createTestApp, type TestApp } from '../helpers/app.js';
-import { csrf, login, PASSWORD, playDice, profile, staffSession } from './helpers.js';
+import { login, PASSWORD, playDice, profile, staffSession } from './helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
