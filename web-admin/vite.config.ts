@@ -15,7 +15,7 @@ export default defineConfig({
   base: '/admin/',
   plugins: [react()],
   resolve: {
-    alias: { '@gp/provider-schemas': path.resolve(here, '../services/provider/src/operators/operator-schema.ts') },
+    alias: { '@gp/provider-schemas': path.resolve(here, '../services/provider/src/operators/browser-schemas.ts') },
   },
   build: {
     outDir: 'dist',
