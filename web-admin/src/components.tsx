@@ -230,7 +230,7 @@ export function OneTimeSecret({ label, value, testId }: { label: string; value: 
 const PALETTE = ['#2563eb', '#16a34a', '#f59e0b', '#db2777', '#7c3aed', '#0891b2', '#dc2626'];
 
 /** A time series chart (uPlot): x in seconds, one or more series. */
-export function TimeChart({ x, series, height = 220, testId }: { x: number[]; series: { label: string; values: (number | null)[] }[]; height?: number; testId?: string }) {
+export function TimeChart({ x, series, range, height = 220, testId }: { x: number[]; series: { label: string; values: (number | null)[] }[]; range?: [number, number]; height?: number; testId?: string }) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = ref.current;
@@ -238,9 +238,9 @@ export function TimeChart({ x, series, height = 220, testId }: { x: number[]; se
     const opts: uPlot.Options = {
       width: el.clientWidth || 600,
       height,
-      legend: { show: series.length > 1 },
+      legend: { show: series.length > 1, live: false },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: true } },
+      scales: { x: { time: true, ...(range ? { range: () => range } : {}) } },
       axes: [
         { stroke: '#64748b', grid: { stroke: '#eef1f5' }, ticks: { stroke: '#e2e8f0' } },
         { stroke: '#64748b', grid: { stroke: '#eef1f5' }, ticks: { stroke: '#e2e8f0' }, size: 60 },
@@ -254,6 +254,6 @@ export function TimeChart({ x, series, height = 220, testId }: { x: number[]; se
       ro.disconnect();
       plot.destroy();
     };
-  }, [x, series, height]);
+  }, [x, series, height, range]);
   return <div ref={ref} className="chart" data-testid={testId} />;
 }

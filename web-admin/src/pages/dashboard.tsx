@@ -60,16 +60,32 @@ export function DashboardPage() {
   const q = useQuery({ queryKey: ['dashboard', range.from, range.to, operatorId], queryFn: () => get<Dashboard>(`/api/admin/dashboard${qs({ from: range.from, to: range.to, operatorId })}`) });
   const d = q.data;
 
-  const bets = useMemo(() => ({ x: (d?.series.betsPerMinute ?? []).map((p) => Date.parse(p.t) / 1000), series: [{ label: 'Bets / min', values: (d?.series.betsPerMinute ?? []).map((p) => p.value) }] }), [d]);
+  // Dense series: one point per bucket of the range (zero where nothing happened), on the range's own x scale.
+  const axis = useMemo(() => {
+    if (!d) return { times: [] as number[], range: undefined as [number, number] | undefined };
+    const step = { minute: 60, hour: 3600, day: 86400 }[d.bucket];
+    const from = Math.floor(Date.parse(d.from) / 1000 / step) * step;
+    const to = Date.parse(d.to) / 1000;
+    const times: number[] = [];
+    for (let t = from; t < to; t += step) times.push(t);
+    return { times, range: [from, to] as [number, number] };
+  }, [d]);
+  const at = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+  const bets = useMemo(() => {
+    const byTime = new Map((d?.series.betsPerMinute ?? []).map((p) => [at(p.t), p.value]));
+    return { x: axis.times, series: [{ label: 'Bets / min', values: axis.times.map((t) => byTime.get(t) ?? 0) }] };
+  }, [d, axis]);
   const ggr = useMemo(() => {
     const points = d?.series.ggr ?? [];
-    const times = [...new Set(points.map((p) => p.t))].sort();
     const currencies = [...new Set(points.map((p) => p.currency))];
     return {
-      x: times.map((t) => Date.parse(t) / 1000),
-      series: currencies.map((c) => ({ label: `GGR ${c}`, values: times.map((t) => Number(points.find((p) => p.t === t && p.currency === c)?.value ?? 0)) })),
+      x: axis.times,
+      series: currencies.map((c) => {
+        const byTime = new Map(points.filter((p) => p.currency === c).map((p) => [at(p.t), Number(p.value)]));
+        return { label: `GGR ${c}`, values: axis.times.map((t) => byTime.get(t) ?? 0) };
+      }),
     };
-  }, [d]);
+  }, [d, axis]);
   const pending = (d?.pendingRetries ?? []).reduce((a, p) => a + p.rounds, 0);
 
   return (
@@ -103,8 +119,8 @@ export function DashboardPage() {
         <Kpi label="Callback error rate" value={d ? pct(d.callbacks.reduce((a, c) => a + c.errors, 0) / Math.max(1, d.callbacks.reduce((a, c) => a + c.callbacks, 0)) * 100) : '…'} hint="non-2xx, unanswered or retried" />
       </div>
       <div className="grid-2">
-        <Card title="Bets per minute">{bets.x.length ? <TimeChart x={bets.x} series={bets.series} testId="chart-bets" /> : <div className="chart-empty">No bets in this range</div>}</Card>
-        <Card title="GGR by currency">{ggr.x.length ? <TimeChart x={ggr.x} series={ggr.series} testId="chart-ggr" /> : <div className="chart-empty">No settled money in this range</div>}</Card>
+        <Card title="Bets per minute">{d && d.rounds > 0 ? <TimeChart x={bets.x} series={bets.series} range={axis.range} testId="chart-bets" /> : <div className="chart-empty">No bets in this range</div>}</Card>
+        <Card title="GGR by currency">{ggr.series.length ? <TimeChart x={ggr.x} series={ggr.series} range={axis.range} testId="chart-ggr" /> : <div className="chart-empty">No settled money in this range</div>}</Card>
       </div>
       <Card title="Casino callbacks per operator">
         <DataTable data={d?.callbacks ?? []} columns={healthColumns} empty="No callbacks in this range" testId="callback-health" />

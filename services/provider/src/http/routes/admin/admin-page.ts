@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
+import type { FastifyReply } from 'fastify';
 import type { Services } from '../../../services.js';
 import type { AppInstance } from '../../zod-provider.js';
 import { AppError } from '../../../errors.js';
@@ -37,9 +38,8 @@ export function adminPageRoutes(app: AppInstance, _s: Services, distDir = ADMIN_
       throw err;
     }));
 
-  app.get('/admin', { config: { auth: 'public' }, schema: { hide: true } }, (_request, reply) => reply.redirect('/admin/'));
-
-  app.get('/admin/*', { config: { auth: 'public' }, schema: { hide: true } }, async (_request, reply) => {
+  // `/admin`, `/admin/` and every console path answer the page (the router ignores a trailing slash).
+  const serve = async (_request: unknown, reply: FastifyReply) => {
     let body: string;
     try {
       body = await page();
@@ -53,7 +53,9 @@ export function adminPageRoutes(app: AppInstance, _s: Services, distDir = ADMIN_
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
       .send(body);
-  });
+  };
+  app.get('/admin', { config: { auth: 'public' }, schema: { hide: true } }, serve);
+  app.get('/admin/*', { config: { auth: 'public' }, schema: { hide: true } }, serve);
 
   const assets = path.join(distDir, 'assets');
   void app.register(fastifyStatic, { root: assets, serve: false, decorateReply: false });
