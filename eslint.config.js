@@ -15,7 +15,7 @@ export default tseslint.config(
   },
   // The game page (browser code): the rules of hooks.
   {
-    files: ['web-game/src/**/*.{ts,tsx}'],
+    files: ['{web-game,web-admin}/src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },

@@ -3,10 +3,12 @@
  * logging, lossless JSON parsing and serialising, the error envelope, authentication (which every
  * route declares), the OpenAPI collector, then the routes (http/routes/index.ts).
  */
+import fastifyCookie from '@fastify/cookie';
+import fastifyCsrf from '@fastify/csrf-protection';
 import Fastify, { LogController } from 'fastify';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
-import { registerAuthentication } from './http/authentication.js';
+import { CSRF_COOKIE, registerAuthentication } from './http/authentication.js';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler.js';
 import { registerRequestIdHeader, registerRequestMetrics, registerRequestTracing, requestId } from './http/observability.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -122,6 +124,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (services.lifecycle.shuttingDown) void reply.header('connection', 'close');
     done(null, payload);
+  });
+  // The admin console's session cookie and CSRF tokens (issue 13; http/authentication.ts `staff`).
+  await app.register(fastifyCookie);
+  await app.register(fastifyCsrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: CSRF_COOKIE,
+    cookieOpts: { path: '/', sameSite: 'strict', httpOnly: true, secure: config.production },
+    getToken: (request) => {
+      const v = request.headers['x-csrf-token'];
+      return typeof v === 'string' ? v : '';
+    },
   });
   registerAuthentication(app, services);
   await registerRateLimits(app, services);

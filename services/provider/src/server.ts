@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { seedAdminDemo } from './admin-demo.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startTracing } from './infra/tracing.js';
@@ -74,6 +75,10 @@ async function main(): Promise<void> {
   if (config.demoOperator) console.log(`Demo operator: demo-usd (sandbox://demo-casino). Try: curl -s -XPOST ${address}/sandbox/launch -H 'content-type: application/json' -d '{"operatorId":"demo-usd","playerRef":"alice","gameType":"dice"}'`);
   // Printed once to the terminal of a development start, never logged.
   if (generatedAdminToken) console.log(`Development admin token (ADMIN_TOKEN unset): ${generatedAdminToken}`);
+  if (!config.production && config.demoOperator) {
+    const demo = await seedAdminDemo(app, services);
+    console.log(`Admin console: ${address}/admin/  (demo platform admin ${demo.email} / ${demo.password}; casino viewer ${demo.viewerEmail} / ${demo.viewerPassword}; new passwords at every start)`);
+  }
 }
 
 main().catch((err: unknown) => {

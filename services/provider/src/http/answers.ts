@@ -64,6 +64,8 @@ export const adminOperatorAnswer = publicConfigAnswer
     enabled: z.boolean(),
     createdAt: time,
     updatedAt: time,
+    secretRotatedAt: time.nullable().optional(),
+    previousSecretValidUntil: time.nullable().optional().meta({ description: 'until when the secret before the last rotation still verifies signed requests' }),
   })
   ;
 
@@ -176,4 +178,94 @@ export const retrySummaryAnswer = z.object({
   succeeded: z.number().int(),
   stillPending: z.number().int(),
   items: z.array(z.object({ roundId: z.string(), operation: z.enum(['credit', 'rollback']), outcome: z.enum(['succeeded', 'pending']) })),
+});
+
+/* ------------------------------------------------------------------ the admin console (issue 13) */
+
+export const staffAnswer = z.object({
+  staffId: z.string(),
+  email: z.string(),
+  role: z.enum(['platform_admin', 'admin', 'viewer']),
+  tenantId: z.string().nullable(),
+  lockedUntil: time.nullable(),
+  lastLoginAt: time.nullable(),
+  createdAt: time,
+});
+
+export const meAnswer = z.object({
+  staff: z.object({ staffId: z.string().nullable(), email: z.string().nullable(), role: z.enum(['platform_admin', 'admin', 'viewer']), tenantId: z.string().nullable(), via: z.enum(['session', 'token']) }),
+  tenants: z.array(z.string()).meta({ description: 'the tenants whose profiles the caller sees (every tenant for a platform admin)' }),
+});
+
+export const csrfAnswer = z.object({ csrfToken: z.string() });
+export const okAnswer = z.object({ ok: z.literal(true) });
+
+export const auditAnswer = z.object({
+  records: z.array(
+    z.object({
+      id: z.string(),
+      at: time,
+      actor: z.object({ kind: z.string(), staffId: z.string().nullable(), email: z.string().nullable(), ip: z.string().nullable(), userAgent: z.string().nullable() }),
+      action: z.string(),
+      tenantId: z.string().nullable(),
+      operatorId: z.string().nullable(),
+      targetType: z.string(),
+      targetId: z.string(),
+      before: z.unknown(),
+      after: z.unknown(),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+
+export const rotatedSecretAnswer = z.object({
+  operatorId: z.string(),
+  sharedSecret: z.string().meta({ description: 'the new secret: shown this once, never again' }),
+  previousSecretValidUntil: time.nullable(),
+});
+
+export const createdOperatorAnswer = z.object({ operator: adminOperatorAnswer, sharedSecret: z.string().meta({ description: 'shown this once, never again' }) });
+
+export const roundListAnswer = z.object({
+  rounds: z.array(
+    z.object({
+      roundId: z.string(),
+      operatorId: z.string(),
+      playerRef: z.string(),
+      gameType,
+      currency,
+      amount: money,
+      payout: money.nullable(),
+      status: z.string(),
+      createdAt: time,
+      settledAt: time.nullable(),
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+
+export const adminRoundAnswer = z.object({ round: betAnswer, replayUrl: z.string(), tenantId: z.string().nullable() });
+
+export const totalsAnswer = z.object({
+  totals: z.array(z.object({ operatorId: z.string(), currency, day: z.string(), debits: z.number().int(), stakes: money, payouts: money, rollbacks: money, ggr: money })),
+});
+
+export const pendingAnswer = z.object({
+  rounds: z.array(z.object({ roundId: z.string(), operatorId: z.string(), playerRef: z.string(), gameType, currency, amount: money, status: z.string(), updatedAt: time })),
+});
+
+export const dashboardAnswer = z.object({
+  from: time,
+  to: time,
+  bucket: z.enum(['minute', 'hour', 'day']),
+  betsPerMinute: z.number(),
+  rounds: z.number().int(),
+  series: z.object({
+    betsPerMinute: z.array(z.object({ t: time, value: z.number() })),
+    ggr: z.array(z.object({ t: time, currency, value: money })),
+  }),
+  ggr: z.array(z.object({ currency, value: money })),
+  pendingRetries: z.array(z.object({ operatorId: z.string(), status: z.string(), rounds: z.number().int() })),
+  callbacks: z.array(z.object({ operatorId: z.string(), callbacks: z.number().int(), errors: z.number().int(), errorRate: z.number(), meanMs: z.number().nullable(), p95Ms: z.number().nullable() })),
+  rtp: z.array(z.object({ gameType, currency, rounds: z.number().int(), staked: money, paid: money, measured: z.number().nullable(), design: z.number() })),
 });

@@ -11,31 +11,67 @@
  *   cron               Bearer CRON_SECRET (SPEC.md Authentication 5)
  *   admin-or-operator  Bearer ADMIN_TOKEN, or a request signed with an operator secret (§6)
  *   player-or-operator public by capability (a round id), or signed: then scoped to the operator
+ *   staff              the admin console (issue 13): a staff session cookie, or Bearer ADMIN_TOKEN
+ *                      (a platform admin). The route also declares `config.staff`: the least role
+ *                      it needs and how its data maps to a tenant (see StaffRule below); a request
+ *                      with a session cookie that changes state must carry the CSRF token.
  *
  * Failed authentication is counted per client IP (Redis, shared by all pods); past
  * RATE_LIMIT_AUTH_FAILURES_PER_MIN the IP gets 429 RATE_LIMITED until its window ends.
  * Every comparison of a secret is timing-safe; no secret appears in an answer or a log line.
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions, onRequestHookHandler, preValidationHookHandler } from 'fastify';
+import type {} from '@fastify/cookie';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { KeyValueStore } from '../infra/kv.js';
 import type { OperatorStore } from '../operators/operator-store.js';
 import type { Db } from '../store/db.js';
+import { getRound } from '../rounds/round-store.js';
+import { getAccount } from '../staff/staff-store.js';
+import { meetsRole, principalOfSession, seesTenant, TOKEN_PRINCIPAL, type RequiredRole, type StaffPrincipal } from '../staff/staff.js';
 import { NONCE_PATTERN, secretEquals, sign, signatureMatches } from '../wallet/signing.js';
 
-export const ROUTE_AUTH = ['public', 'player', 'admin', 'cron', 'admin-or-operator', 'player-or-operator'] as const;
+export const ROUTE_AUTH = ['public', 'player', 'admin', 'cron', 'admin-or-operator', 'player-or-operator', 'staff'] as const;
 export type RouteAuth = (typeof ROUTE_AUTH)[number];
 /** Routes that refuse an anonymous caller. */
-export const PROTECTED_AUTH: readonly RouteAuth[] = ['admin', 'cron', 'admin-or-operator'];
+export const PROTECTED_AUTH: readonly RouteAuth[] = ['admin', 'cron', 'admin-or-operator', 'staff'];
 
-export type Caller = { kind: 'anonymous' } | { kind: 'admin' } | { kind: 'cron' } | { kind: 'operator'; operatorId: string };
+export type Caller = { kind: 'anonymous' } | { kind: 'admin' } | { kind: 'cron' } | { kind: 'operator'; operatorId: string } | { kind: 'staff'; staff: StaffPrincipal };
+
+/**
+ * What an `auth: 'staff'` route declares besides: the least role (`viewer`: any staff member;
+ * `admin`: a casino's admin or a platform admin — every change; `platform`: platform admins only)
+ * and how the data it touches maps to a tenant, checked before the handler runs:
+ *
+ *   self       the caller's own account and session only (me, logout, password)
+ *   list       lists: `request.staffScope.operatorIds` is the caller's tenant's profiles (null: all);
+ *              a `?operatorId=` of another tenant is 403
+ *   operator   the `:operatorId` path parameter's profile must be the caller's tenant's
+ *              (`allowNew`: an unknown id passes; the handler places the new profile in the tenant)
+ *   round      the `:roundId` path parameter's round must belong to one of the tenant's profiles
+ *   staff      the `:staffId` path parameter's account must be of the caller's tenant
+ *
+ * Casino staff reaching another tenant's data get 403 FORBIDDEN, as does a viewer on a route
+ * that needs `admin`. The console's isolation test lists every staff route with its rule.
+ */
+export interface StaffRule {
+  role: RequiredRole;
+  scope: 'self' | 'list' | 'operator' | 'round' | 'staff';
+  allowNew?: boolean;
+}
+
+/** The cookie of a staff session (httpOnly, SameSite=Strict, Secure in production). */
+export const STAFF_SESSION_COOKIE = 'gp_admin_session';
+export const CSRF_COOKIE = 'gp_admin_csrf';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** A registered route and who may call it (tests enumerate these; so will the admin console's rule table). */
 export interface RouteEntry {
   method: string;
   url: string;
   auth: RouteAuth;
+  staff?: StaffRule | undefined;
   schema: Record<string, unknown> | undefined;
 }
 
@@ -47,12 +83,16 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route (http/authentication.ts); required on every route. */
     auth?: RouteAuth;
+    /** `auth: 'staff'` routes: the least role and the tenant rule (StaffRule). */
+    staff?: StaffRule;
   }
   interface FastifyRequest {
     /** Set by the route's authentication hook. */
     caller: Caller;
     /** The exact body text (signed operator requests sign it). */
     rawBody?: string;
+    /** `staff` routes with scope `list`: the profiles the caller may see (null: every profile). */
+    staffScope: { operatorIds: string[] | null };
   }
 }
 
@@ -95,8 +135,12 @@ export async function verifyOperatorSignature(request: FastifyRequest, deps: Aut
   if (!NONCE_PATTERN.test(nonce) || !/^[A-Za-z0-9._-]{1,64}$/.test(operatorId)) throw new AppError('SIGNATURE_INVALID', 'the request signature is not valid');
   const operator = await deps.operators.getWithSecret(deps.db, operatorId);
   if (!operator) throw new AppError('SIGNATURE_INVALID', 'the request signature is not valid');
-  const expected = sign(operator.sharedSecret, request.method, request.raw.url ?? request.url, timestamp, nonce, request.rawBody ?? '');
-  if (!signatureMatches(expected, signature.toLowerCase() === signature ? signature : '')) {
+  // During a rotation's grace period the previous secret verifies too (issue 13 item 3).
+  const secrets = [operator.sharedSecret];
+  if (operator.previousSharedSecret && operator.previousSecretValidUntil && Date.parse(operator.previousSecretValidUntil) > nowS * 1000) secrets.push(operator.previousSharedSecret);
+  const received = signature.toLowerCase() === signature ? signature : '';
+  const matches = secrets.map((secret) => signatureMatches(sign(secret, request.method, request.raw.url ?? request.url, timestamp, nonce, request.rawBody ?? ''), received));
+  if (!matches.includes(true)) {
     throw new AppError('SIGNATURE_INVALID', 'the request signature is not valid');
   }
   const fresh = await deps.kv.claimOnce(`nonce:${operatorId}:${nonce}`, (deps.config.clockSkewSeconds * 2 + 60) * 1000);
@@ -136,7 +180,84 @@ function checks(deps: AuthDeps) {
     return { kind: 'cron' } as const;
   });
   const operator = guarded(deps, async (request) => ({ kind: 'operator', operatorId: await verifyOperatorSignature(request, deps) }) as const);
-  return { admin, cron, operator };
+  const staffCaller = guarded(deps, async (request) => {
+    if (bearerToken(request) !== null) {
+      if (!tokenMatches(deps.config.adminToken, bearerToken(request))) throw new AppError('UNAUTHORIZED', 'a valid administrator bearer token or staff session is required');
+      return TOKEN_PRINCIPAL;
+    }
+    const cookie = request.cookies?.[STAFF_SESSION_COOKIE];
+    const principal = cookie ? await principalOfSession(deps.db, cookie) : null;
+    if (!principal) throw new AppError('UNAUTHORIZED', 'sign in to the admin console (or use the administrator bearer token)');
+    return principal;
+  });
+  return { admin, cron, operator, staff: staffCaller };
+}
+
+/** The staff member calling a `staff` route (set by its authentication hook). */
+export function staffOf(request: FastifyRequest): StaffPrincipal {
+  if (request.caller.kind !== 'staff') throw new AppError('UNAUTHORIZED', 'a staff session is required');
+  return request.caller.staff;
+}
+
+/**
+ * The CSRF check of a state-changing request made with a session cookie (@fastify/csrf-protection:
+ * the token of GET /api/admin/auth/csrf in the `x-csrf-token` header, against the secret in its
+ * httpOnly cookie). Bearer-token requests carry no ambient credential and need none.
+ */
+export async function checkCsrf(app: FastifyInstance, request: FastifyRequest): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const refuse = { send: () => reject(new AppError('FORBIDDEN', 'missing or invalid CSRF token (x-csrf-token)')) };
+    (app as unknown as { csrfProtection: (r: FastifyRequest, reply: unknown, next: () => void) => void }).csrfProtection(request, refuse, resolve);
+  });
+}
+
+/** Enforces a staff route's tenant rule once its params and query are validated. */
+async function enforceStaffRule(deps: AuthDeps, request: FastifyRequest, rule: StaffRule): Promise<void> {
+  const p = staffOf(request);
+  const params = (request.params ?? {}) as Record<string, string | undefined>;
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const forbid = () => new AppError('FORBIDDEN', 'this belongs to another casino');
+  const operatorTenant = async (operatorId: string) => {
+    const op = await deps.operators.get(deps.db, operatorId);
+    return op ? { tenantId: op.tenantId } : null;
+  };
+  switch (rule.scope) {
+    case 'self':
+      return;
+    case 'list': {
+      const asked = typeof query.operatorId === 'string' ? query.operatorId : undefined;
+      if (asked) {
+        const op = await operatorTenant(asked);
+        if (op ? !seesTenant(p, op.tenantId) : p.tenantId !== null) throw forbid();
+        request.staffScope = { operatorIds: [asked] };
+      } else if (p.tenantId === null) {
+        request.staffScope = { operatorIds: null };
+      } else {
+        request.staffScope = { operatorIds: (await deps.operators.list(deps.db)).filter((o) => o.tenantId === p.tenantId).map((o) => o.operatorId) };
+      }
+      return;
+    }
+    case 'operator': {
+      const op = await operatorTenant(params.operatorId ?? '');
+      if (op ? !seesTenant(p, op.tenantId) : !rule.allowNew && p.tenantId !== null) throw forbid();
+      return;
+    }
+    case 'round': {
+      const round = await getRound(deps.db, params.roundId ?? '');
+      if (!round) {
+        if (p.tenantId !== null) throw forbid();
+        return;
+      }
+      const op = await operatorTenant(round.operatorId);
+      if (!op || !seesTenant(p, op.tenantId)) throw forbid();
+      return;
+    }
+    case 'staff': {
+      const account = /^[0-9a-f-]{36}$/.test(params.staffId ?? '') ? await getAccount(deps.db, params.staffId!) : null;
+      if (account ? !seesTenant(p, account.tenantId) : p.tenantId !== null) throw forbid();
+      return;
+    }
+  }
 }
 
 /** Registers the hook that equips every route with the check its `config.auth` names. Call before any route. */
@@ -145,6 +266,7 @@ export function registerAuthentication(app: FastifyInstance, deps: AuthDeps): vo
   const table: RouteEntry[] = [];
   app.decorate('routeTable', table);
   app.decorateRequest('caller', null as never);
+  app.decorateRequest('staffScope', null as never);
 
   const onRequest: Partial<Record<RouteAuth, onRequestHookHandler>> = {
     admin: async (request) => {
@@ -152,6 +274,13 @@ export function registerAuthentication(app: FastifyInstance, deps: AuthDeps): vo
     },
     cron: async (request) => {
       request.caller = await c.cron(request);
+    },
+    staff: async (request) => {
+      const staff = await c.staff(request);
+      request.caller = { kind: 'staff', staff };
+      const rule = (request.routeOptions.config as { staff?: StaffRule }).staff!;
+      if (!meetsRole(staff, rule.role)) throw new AppError('FORBIDDEN', rule.role === 'platform' ? 'only a platform admin may do this' : 'your role may only read');
+      if (staff.via === 'session' && !SAFE_METHODS.has(request.method)) await checkCsrf(app, request);
     },
   };
   // Signatures cover the body, so they are checked once it is read (and before it is validated).
@@ -171,9 +300,12 @@ export function registerAuthentication(app: FastifyInstance, deps: AuthDeps): vo
     if (!auth || !(ROUTE_AUTH as readonly string[]).includes(auth)) {
       throw new Error(`route ${String(route.method)} ${route.url} declares no config.auth (http/authentication.ts)`);
     }
+    const staffRule = (route.config as { staff?: StaffRule } | undefined)?.staff;
+    if (auth === 'staff' && !staffRule) throw new Error(`staff route ${String(route.method)} ${route.url} declares no config.staff (role and scope)`);
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) {
-      table.push({ method, url: route.url, auth, schema: route.schema as Record<string, unknown> | undefined });
+      table.push({ method, url: route.url, auth, staff: staffRule, schema: route.schema as Record<string, unknown> | undefined });
     }
+    if (auth === 'staff') route.preHandler = [async (request) => enforceStaffRule(deps, request, staffRule!), ...toArray(route.preHandler)];
     const first = onRequest[auth];
     if (first) route.onRequest = [first, ...toArray(route.onRequest)];
     const second = preValidation[auth];

@@ -40,6 +40,7 @@ const SECURITY: Record<RouteAuth, Record<string, string[]>[]> = {
   cron: [{ cronSecret: [] }],
   'admin-or-operator': [{ adminToken: [] }, { operatorId: [], operatorTimestamp: [], operatorNonce: [], operatorSignature: [] }],
   'player-or-operator': [{}, { operatorId: [], operatorTimestamp: [], operatorNonce: [], operatorSignature: [] }],
+  staff: [{ staffSession: [], csrfToken: [] }, { adminToken: [] }],
 };
 
 const TAGS = [
@@ -98,6 +99,8 @@ export function buildOpenApi(routes: CollectedRoute[], serverUrl: string): Recor
       securitySchemes: {
         adminToken: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <ADMIN_TOKEN>' },
         cronSecret: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <CRON_SECRET>' },
+        staffSession: { type: 'apiKey', in: 'cookie', name: 'gp_admin_session', description: 'The admin console session (POST /api/admin/auth/login); httpOnly, SameSite=Strict' },
+        csrfToken: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'With a session cookie, every state-changing request carries the token of GET /api/admin/auth/csrf' },
         operatorId: { type: 'apiKey', in: 'header', name: 'X-Operator-Id', description: 'Signed operator request (CONTRACT.md §6): the operator profile' },
         operatorTimestamp: { type: 'apiKey', in: 'header', name: 'X-Timestamp', description: 'Unix time in whole seconds' },
         operatorNonce: { type: 'apiKey', in: 'header', name: 'X-Nonce', description: '16 to 128 characters of [A-Za-z0-9_-], new for every request' },

@@ -40,11 +40,17 @@ export interface Operator {
   enabled: boolean;
   createdAt: string;
   updatedAt: string;
+  /** When the shared secret was last rotated (null: never). */
+  secretRotatedAt?: string | null;
+  /** Until when the secret before the last rotation still verifies signed requests (null: it does not). */
+  previousSecretValidUntil?: string | null;
 }
 
 /** An operator together with its decrypted shared secret: only the wallet client and signature checks see this. */
 export interface OperatorWithSecret extends Operator {
   sharedSecret: string;
+  /** The secret before the last rotation, while `previousSecretValidUntil` is ahead (operator requests only; callbacks use `sharedSecret`). */
+  previousSharedSecret?: string | null;
 }
 
 export const DEMO_OPERATOR_ID = 'demo-usd';

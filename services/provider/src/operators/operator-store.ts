@@ -24,6 +24,9 @@ interface OperatorRow {
   enabled: boolean;
   created_at: Date | string;
   updated_at: Date | string;
+  previous_secret_enc?: string | null;
+  previous_secret_until?: Date | string | null;
+  secret_rotated_at?: Date | string | null;
 }
 
 function fromRow(row: OperatorRow): Operator {
@@ -45,6 +48,8 @@ function fromRow(row: OperatorRow): Operator {
     enabled: row.enabled,
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
+    secretRotatedAt: row.secret_rotated_at ? toIso(row.secret_rotated_at) : null,
+    previousSecretValidUntil: row.previous_secret_enc && row.previous_secret_until ? toIso(row.previous_secret_until) : null,
   };
 }
 
@@ -76,13 +81,15 @@ export function createOperatorStore(box: SecretBox, opts: { cacheMs?: number } =
     const known = cache.get(operatorId);
     if (known !== undefined) return known;
     const row = await db<OperatorRow>('operators').where({ operator_id: operatorId }).first();
-    const op = row ? { ...fromRow(row), sharedSecret: box.open(row.secret_enc) } : null;
+    const op = row
+      ? { ...fromRow(row), sharedSecret: box.open(row.secret_enc), previousSharedSecret: row.previous_secret_enc && row.previous_secret_until ? box.open(row.previous_secret_enc) : null }
+      : null;
     cache.set(operatorId, op);
     return op;
   };
   const withoutSecret = (op: OperatorWithSecret | null): Operator | null => {
     if (!op) return null;
-    const { sharedSecret: _secret, ...rest } = op;
+    const { sharedSecret: _secret, previousSharedSecret: _previous, ...rest } = op;
     return rest;
   };
 
@@ -137,6 +144,24 @@ export function createOperatorStore(box: SecretBox, opts: { cacheMs?: number } =
       if (!saved) throw new Error('operator upsert returned nothing');
       cache.delete(op.operatorId);
       return { operator: fromRow(saved), created: saved.created };
+    },
+    /**
+     * Secret rotation (issue 13 item 3): the new secret becomes the one callbacks are signed with;
+     * the old one keeps verifying the casino's signed requests until `graceUntil` (none: at once).
+     */
+    async rotateSecret(db: Queryable, operatorId: string, newSecret: string, graceUntil: Date | null): Promise<Operator | null> {
+      const [row] = await db<OperatorRow>('operators')
+        .where({ operator_id: operatorId })
+        .update({
+          previous_secret_enc: graceUntil ? db.ref('secret_enc') : null,
+          previous_secret_until: graceUntil,
+          secret_enc: box.seal(newSecret),
+          secret_rotated_at: db.fn.now(),
+          updated_at: db.fn.now(),
+        } as Record<string, unknown>)
+        .returning('*');
+      cache.delete(operatorId);
+      return row ? fromRow(row as OperatorRow) : null;
     },
     /** Insert only when missing (the demo operator). */
     async insertIfMissing(db: Queryable, op: OperatorWrite): Promise<void> {

@@ -19,36 +19,9 @@ import {
 } from './operator-schema.js';
 import type { OperatorStore, OperatorWrite } from './operator-store.js';
 
-export const operatorIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only');
-
-/**
- * An embed origin (CONTRACT.md §14): `scheme://host[:port]` as the URL standard serialises it.
- * The scheme and host's case and a default port are normalised (`HTTPS://Casino.Example:443` is
- * stored as `https://casino.example`); a path (a trailing slash too), query, fragment, user info,
- * wildcard or a scheme other than http(s) is refused.
- */
-export const originSchema = z
-  .string()
-  .max(300)
-  .transform((v, ctx) => {
-    const origin = embedOrigin(v);
-    if (origin === null) {
-      ctx.addIssue({ code: 'custom', message: 'must be an origin such as https://casino.example (no path, no trailing slash, no wildcard)' });
-      return z.NEVER;
-    }
-    return origin;
-  });
-
-export function embedOrigin(v: string): string | null {
-  if (v.includes('*') || !/^https?:\/\/[^/?#]+$/i.test(v)) return null;
-  try {
-    const u = new URL(v);
-    if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password) return null;
-    return u.origin;
-  } catch {
-    return null;
-  }
-}
+// The profile's field rules shared with the admin console's forms (browser-safe: profile-fields.ts).
+export { embedOrigin, operatorIdSchema, originSchema, tenantIdSchema } from './profile-fields.js';
+import { originSchema, tenantIdSchema } from './profile-fields.js';
 
 export const operatorPutSchema = z
   .object({
@@ -61,7 +34,7 @@ export const operatorPutSchema = z
     maxPayout: amountSchema,
     enabledGames: z.array(gameTypeSchema).max(GAME_TYPES.length).default([...GAME_TYPES]),
     theme: z.object({ showBalanceInEmbed: z.boolean().default(true), autobetStopOnHidden: z.boolean().default(false) }).strict().prefault({}),
-    tenantId: z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only').optional().nullable(),
+    tenantId: tenantIdSchema.optional().nullable(),
     allowedEmbedOrigins: z.array(originSchema).max(50).default([]),
     abandonedRoundPolicy: abandonedRoundPolicySchema.optional(),
     enabled: z.boolean().default(true),
@@ -127,6 +100,55 @@ export function adminOperatorView(op: Operator) {
     enabled: op.enabled,
     createdAt: op.createdAt,
     updatedAt: op.updatedAt,
+    secretRotatedAt: op.secretRotatedAt ?? null,
+    previousSecretValidUntil: op.previousSecretValidUntil ?? null,
+  };
+}
+
+/**
+ * The console's edit of a profile (issue 13 item 3): any field of the admin PUT but the secret
+ * (rotated on its own), each optional; the result goes through the PUT's checks (toOperatorWrite).
+ */
+export const operatorEditSchema = z
+  .object({
+    currency: currencySchema.optional(),
+    callbackBaseUrl: z.string().min(1).max(2000).optional(),
+    minBet: amountSchema.optional(),
+    maxBet: amountSchema.optional().nullable(),
+    stakeStep: amountSchema.optional(),
+    maxPayout: amountSchema.optional(),
+    enabledGames: z.array(gameTypeSchema).max(GAME_TYPES.length).optional(),
+    theme: z.object({ showBalanceInEmbed: z.boolean() }).strict().optional(),
+    tenantId: operatorPutSchema.shape.tenantId,
+    allowedEmbedOrigins: z.array(originSchema).max(50).optional(),
+    abandonedRoundPolicy: abandonedRoundPolicySchema.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .strict();
+export type OperatorEdit = z.output<typeof operatorEditSchema>;
+
+/** The console's create: the PUT's fields without the secret, which the service generates and shows once. */
+export const operatorCreateSchema = operatorPutSchema.omit({ sharedSecret: true });
+
+/** A new shared secret: 32 random bytes as 64 hex characters. */
+export const newSharedSecret = () => randomBytes(32).toString('hex');
+
+/** A stored profile as the PUT body that would recreate it (amounts as exact decimal text). */
+export function operatorAsPut(op: Operator): Omit<OperatorPut, 'sharedSecret'> {
+  const text = (v: bigint) => amountJson(v, op.currency).toString();
+  return {
+    currency: op.currency,
+    callbackBaseUrl: op.callbackBaseUrl,
+    minBet: text(op.minBet),
+    maxBet: op.maxBet === null ? null : text(op.maxBet),
+    stakeStep: text(op.stakeStep),
+    maxPayout: text(op.maxPayout),
+    enabledGames: op.enabledGames,
+    theme: op.theme,
+    tenantId: op.tenantId,
+    allowedEmbedOrigins: op.allowedEmbedOrigins,
+    abandonedRoundPolicy: op.abandonedRoundPolicy,
+    enabled: op.enabled,
   };
 }
 

@@ -12,6 +12,10 @@ export type ReconciliationType = (typeof RECONCILIATION_TYPES)[number];
 
 export interface ReconciliationQuery {
   operatorId?: string | undefined;
+  /** The admin console: the caller's profiles (null or absent: every profile). */
+  operatorIds?: string[] | null | undefined;
+  /** The admin console: the callback status (pending, succeeded, failed). */
+  status?: string | undefined;
   type?: ReconciliationType | undefined;
   from?: string | undefined;
   to?: string | undefined;
@@ -37,6 +41,8 @@ interface Row {
 export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) {
   const query = db<Row>('reconciliation_rows').orderBy('id', 'desc').limit(q.limit + 1);
   if (q.operatorId) query.where('operator_id', q.operatorId);
+  if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
+  if (q.status) query.where('status', q.status);
   if (q.type) query.where('type', q.type);
   if (q.from) query.where('created_at', '>=', q.from);
   if (q.to) query.where('created_at', '<', q.to);

@@ -27,6 +27,8 @@ import { claimRoundsForWork, purgeIdempotencyRecords, restartIdleClock, updateRo
 export interface RetryRequest {
   operatorId?: string | undefined;
   playerRef?: string | undefined;
+  /** One round only (the admin console's "retry now"; the same pass as the cron route's). */
+  roundId?: string | undefined;
   /** 1..100: how many rounds one pass may claim */
   limit: number;
   /** Close abandoned active rounds too (the cron route; a new session does not). */
@@ -59,7 +61,7 @@ export function retryScope(deps: Pick<RoundDeps, 'config'>, operatorId: string |
 }
 
 export async function runWalletRetryJob(deps: RoundDeps, request: RetryRequest): Promise<RetrySummary> {
-  const filter: WorkFilter = { operatorId: retryScope(deps, request.operatorId), playerRef: request.playerRef, limit: request.limit };
+  const filter: WorkFilter = { operatorId: retryScope(deps, request.operatorId), playerRef: request.playerRef, roundId: request.roundId, limit: request.limit };
   const summary: RetrySummary = { scanned: 0, retried: 0, succeeded: 0, stillPending: 0, items: [] };
   const count = (item: RetryItem) => {
     summary.scanned += 1;

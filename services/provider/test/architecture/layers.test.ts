@@ -16,6 +16,7 @@ export const LAYERS: { name: string; match: (file: string) => boolean }[] = [
   { name: 'infra', match: (f) => f.startsWith('infra/') },
   { name: 'store', match: (f) => f.startsWith('store/') },
   { name: 'operators', match: (f) => f.startsWith('operators/') },
+  { name: 'staff', match: (f) => f.startsWith('staff/') },
   { name: 'wallet', match: (f) => f.startsWith('wallet/') },
   { name: 'sessions', match: (f) => f.startsWith('sessions/') },
   { name: 'rounds', match: (f) => f.startsWith('rounds/') },

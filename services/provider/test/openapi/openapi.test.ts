@@ -48,11 +48,11 @@ describe('the machine-readable interface', () => {
 
   it('states the security of each operation from its route rule', () => {
     const byId = Object.fromEntries(operations().map((o) => [o.id, o.op]));
-    expect(byId['GET /api/admin/operators']!.security).toEqual([{ adminToken: [] }]);
+    expect(byId['GET /api/admin/operators']!.security).toEqual([{ staffSession: [], csrfToken: [] }, { adminToken: [] }]);
     expect(byId['GET /api/cron/wallet-retries']!.security).toEqual([{ cronSecret: [] }]);
     expect(byId['GET /api/reconciliation']!.security).toHaveLength(2);
     expect(byId['POST /api/bets']!.security).toEqual([]);
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['adminToken', 'cronSecret', 'operatorId', 'operatorNonce', 'operatorSignature', 'operatorTimestamp']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['adminToken', 'cronSecret', 'csrfToken', 'operatorId', 'operatorNonce', 'operatorSignature', 'operatorTimestamp', 'staffSession']);
   });
 
   it('passes `redocly lint` (recommended rules) with no error', () => {

@@ -4,7 +4,13 @@
  */
 import type { Services } from '../../services.js';
 import type { AppInstance } from '../zod-provider.js';
+import { adminPageRoutes } from './admin/admin-page.js';
+import { adminAuditRoutes } from './admin/audit.js';
+import { adminAuthRoutes } from './admin/auth.js';
 import { adminOperatorRoutes } from './admin/operators.js';
+import { adminReportRoutes } from './admin/reports.js';
+import { adminRoundRoutes } from './admin/rounds.js';
+import { adminStaffRoutes } from './admin/staff.js';
 import { betRoutes } from './bets.js';
 import { blackjackRoutes } from './blackjack.js';
 import { fairnessRoutes } from './fairness.js';
@@ -37,4 +43,11 @@ export function registerRoutes(app: AppInstance, s: Services): void {
   walletOpenApiRoutes(app);
   reconciliationRoutes(app, s);
   adminOperatorRoutes(app, s);
+  // the admin console (issue 13): its page, sign-in, staff, audit, rounds, reports
+  adminPageRoutes(app, s);
+  adminAuthRoutes(app, s);
+  adminStaffRoutes(app, s);
+  adminAuditRoutes(app, s);
+  adminRoundRoutes(app, s);
+  adminReportRoutes(app, s);
 }

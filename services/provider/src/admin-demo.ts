@@ -1,0 +1,59 @@
+/**
+ * Development only (`npm start` outside production): a demo platform admin whose password is new
+ * at every start and printed once to the terminal, and demo data so the console's pages are not
+ * empty — a second casino (tenant `demo-eur-casino`) with its own profile and viewer, and a few
+ * dozen bets played through the sandbox casino, the way a player would.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppInstance } from './http/zod-provider.js';
+import type { Services } from './services.js';
+import { hashPassword, generatePassword } from './staff/passwords.js';
+import { findAccountByEmail, insertAccount, updateAccount } from './staff/staff-store.js';
+import { demoOperatorWrite } from './operators/operators.js';
+import { GAME_TYPES } from '@gp/game-core/games';
+import { searchRounds } from './rounds/round-store.js';
+
+export const DEMO_ADMIN_EMAIL = 'admin@demo.local';
+export const DEMO_VIEWER_EMAIL = 'viewer@demo-eur.local';
+
+/** Creates or resets an account; answers its fresh password. */
+async function demoAccount(s: Services, email: string, role: 'platform_admin' | 'viewer', tenantId: string | null): Promise<string> {
+  const password = generatePassword();
+  const passwordHash = await hashPassword(password);
+  const existing = await findAccountByEmail(s.db, email);
+  if (existing) await updateAccount(s.db, existing.staffId, { passwordHash });
+  else await insertAccount(s.db, { staffId: randomUUID(), email, passwordHash, role, tenantId });
+  return password;
+}
+
+export async function seedAdminDemo(app: AppInstance, s: Services): Promise<{ email: string; password: string; viewerEmail: string; viewerPassword: string }> {
+  const password = await demoAccount(s, DEMO_ADMIN_EMAIL, 'platform_admin', null);
+  await s.operators.insertIfMissing(s.db, { ...demoOperatorWrite(), operatorId: 'demo-eur', tenantId: 'demo-eur-casino', currency: 'EUR', enabledGames: [...GAME_TYPES] });
+  const viewerPassword = await demoAccount(s, DEMO_VIEWER_EMAIL, 'viewer', 'demo-eur-casino');
+  if ((await searchRounds(s.db, { operatorIds: null, limit: 20 })).length < 20) await playDemoBets(app);
+  return { email: DEMO_ADMIN_EMAIL, password, viewerEmail: DEMO_VIEWER_EMAIL, viewerPassword };
+}
+
+const BETS: { gameType: string; amount: number; params: Record<string, unknown> }[] = [
+  { gameType: 'dice', amount: 1, params: { target: 50.5, direction: 'over' } },
+  { gameType: 'limbo', amount: 0.5, params: { target: 2 } },
+  { gameType: 'plinko', amount: 0.2, params: { rows: 16, risk: 'low' } },
+  { gameType: 'keno', amount: 0.3, params: { picks: [3, 7, 11, 19, 28], risk: 'classic' } },
+];
+
+async function playDemoBets(app: AppInstance): Promise<void> {
+  const players = ['alice', 'bob', 'carol', 'dave'];
+  for (const operatorId of ['demo-usd', 'demo-eur']) {
+    for (const playerRef of players) {
+      const launch = await app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId, playerRef, gameType: 'dice' } });
+      if (launch.statusCode !== 200) continue;
+      const session = await app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId, launchToken: launch.json().launchToken, gameType: 'dice' } });
+      if (session.statusCode !== 200) continue;
+      const sessionId = session.json().sessionId as string;
+      for (let i = 0; i < 6; i++) {
+        const bet = BETS[(i + players.indexOf(playerRef)) % BETS.length]!;
+        await app.inject({ method: 'POST', url: '/api/bets', payload: { sessionId, ...bet, idempotencyKey: randomUUID() } });
+      }
+    }
+  }
+}

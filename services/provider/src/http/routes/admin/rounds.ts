@@ -1,0 +1,125 @@
+/**
+ * Rounds in the admin console (issue 13 item 6): search by round id, player, operator, game,
+ * status and time range, newest first with a keyset cursor on an index; a round with its result,
+ * fairness proof and the whole casino callback trail (never a secret, launch token or signature),
+ * and "retry now" of a pending credit or rollback — the cron route's job, for that round, audited.
+ */
+import { z } from 'zod';
+import type { Services } from '../../../services.js';
+import type { AppInstance } from '../../zod-provider.js';
+import { AppError } from '../../../errors.js';
+import { amountJson } from '@gp/game-core/money';
+import { playerResultView } from '../../../rounds/player-view.js';
+import { betView } from '../../../rounds/round-view.js';
+import { ROUND_STATUSES } from '../../../rounds/round-status.js';
+import { getRound, pendingRounds, searchRounds } from '../../../rounds/round-store.js';
+import { runWalletRetryJob } from '../../../rounds/wallet-retry-job.js';
+import { recordChange } from '../../../staff/config-audit.js';
+import { adminRoundAnswer, pendingAnswer, retrySummaryAnswer, roundListAnswer } from '../../answers.js';
+import { gameTypeSchema, idText, operatorIdText, playerRefSchema, queryInt, queryTime, roundIdParams } from '../../schemas.js';
+import { actorOf } from './actor.js';
+
+const query = z.object({
+  roundId: idText(200).optional(),
+  operatorId: operatorIdText.optional(),
+  playerRef: playerRefSchema.optional(),
+  gameType: gameTypeSchema.optional(),
+  status: z.enum(ROUND_STATUSES).optional(),
+  from: queryTime.optional(),
+  to: queryTime.optional(),
+  cursor: z.string().max(300).optional(),
+  limit: queryInt(1, 200, 50),
+});
+
+const encodeCursor = (createdAt: string, roundId: string) => Buffer.from(JSON.stringify([createdAt, roundId])).toString('base64url');
+function decodeCursor(cursor: string): { createdAt: string; roundId: string } {
+  try {
+    const [createdAt, roundId] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (typeof createdAt === 'string' && typeof roundId === 'string' && !Number.isNaN(Date.parse(createdAt))) return { createdAt, roundId };
+  } catch {
+    // falls through
+  }
+  throw new AppError('VALIDATION_ERROR', 'cursor is not one this route answered');
+}
+
+export function adminRoundRoutes(app: AppInstance, s: Services): void {
+  app.get(
+    '/api/admin/rounds',
+    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } }, schema: { operationId: 'searchRounds', summary: 'Search rounds, newest first (cursor pagination)', tags: ['admin'], querystring: query, response: { 200: roundListAnswer } } },
+    async (request) => {
+      const q = request.query;
+      const rows = await searchRounds(s.db, { ...q, operatorIds: request.staffScope.operatorIds, after: q.cursor ? decodeCursor(q.cursor) : undefined });
+      const page = rows.slice(0, q.limit);
+      const last = page[page.length - 1];
+      return {
+        rounds: page.map((r) => ({
+          roundId: r.roundId,
+          operatorId: r.operatorId,
+          playerRef: r.playerRef,
+          gameType: r.gameType,
+          currency: r.currency,
+          amount: amountJson(r.totalStaked, r.currency),
+          payout: r.payout === null ? null : amountJson(r.payout, r.currency),
+          status: r.status,
+          createdAt: r.createdAt,
+          settledAt: r.settledAt,
+        })),
+        nextCursor: rows.length > q.limit && last ? encodeCursor(last.createdAt, last.roundId) : null,
+      };
+    },
+  );
+
+  app.get(
+    '/api/admin/rounds/:roundId',
+    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'round' } }, schema: { operationId: 'adminRound', summary: 'A round with its result, fairness proof and casino callback trail', tags: ['admin'], params: roundIdParams, response: { 200: adminRoundAnswer } } },
+    async (request) => {
+      const round = await getRound(s.db, request.params.roundId);
+      if (!round) throw new AppError('ROUND_NOT_FOUND', 'no round with this id');
+      const op = await s.operators.get(s.db, round.operatorId);
+      return {
+        round: await betView(s.db, round, { audit: true, result: playerResultView(round) }),
+        replayUrl: `/game.html?replay=${encodeURIComponent(round.roundId)}`,
+        tenantId: op?.tenantId ?? null,
+      };
+    },
+  );
+
+  app.get(
+    '/api/admin/pending',
+    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } }, schema: { operationId: 'pendingRounds', summary: 'Credits and rollbacks waiting for the casino, oldest first', tags: ['admin'], querystring: z.object({ operatorId: operatorIdText.optional(), limit: queryInt(1, 500, 100) }), response: { 200: pendingAnswer } } },
+    async (request) => ({
+      rounds: (await pendingRounds(s.db, request.staffScope.operatorIds, request.query.limit)).map((r) => ({
+        roundId: r.roundId,
+        operatorId: r.operatorId,
+        playerRef: r.playerRef,
+        gameType: r.gameType,
+        currency: r.currency,
+        amount: amountJson(r.status === 'credit_pending' ? (r.payout ?? 0n) : r.totalStaked, r.currency),
+        status: r.status,
+        updatedAt: r.updatedAt,
+      })),
+    }),
+  );
+
+  app.post(
+    '/api/admin/rounds/:roundId/retry',
+    { config: { auth: 'staff', staff: { role: 'admin', scope: 'round' } }, schema: { operationId: 'retryRound', summary: 'Retry a pending credit or rollback now (the cron route’s job, for this round)', tags: ['admin'], params: roundIdParams, response: { 200: retrySummaryAnswer } } },
+    async (request) => {
+      const round = await getRound(s.db, request.params.roundId);
+      if (!round) throw new AppError('ROUND_NOT_FOUND', 'no round with this id');
+      const summary = await runWalletRetryJob(s.money, { operatorId: round.operatorId, roundId: round.roundId, limit: 1, sweepAbandoned: false });
+      const after = await getRound(s.db, round.roundId);
+      const op = await s.operators.get(s.db, round.operatorId);
+      await recordChange(s.db, actorOf(request), {
+        action: 'round.retried',
+        tenantId: op?.tenantId ?? null,
+        operatorId: round.operatorId,
+        targetType: 'round',
+        targetId: round.roundId,
+        before: { status: round.status },
+        after: { status: after?.status ?? round.status, outcome: summary.items[0]?.outcome ?? 'not_pending' },
+      });
+      return summary;
+    },
+  );
+}

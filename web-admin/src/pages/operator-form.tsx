@@ -1,0 +1,215 @@
+/**
+ * The profile form (create and edit), validated in the browser by the API's own rules: the
+ * provider's profile field schemas (operator id, tenant id, embed origins, abandoned-round
+ * policy) and the game core's currencies, games and amount parsing (decimals of the currency).
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { GAME_INFO, GAME_TYPES } from '@gp/game-core/games';
+import { CURRENCY_CODES, parseAmount, type CurrencyCode } from '@gp/game-core/money';
+import { abandonedRoundPolicySchema, operatorIdSchema, originSchema, SANDBOX_CALLBACK_BASE, tenantIdSchema } from '@gp/provider-schemas';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { exact, type Operator } from '../api.js';
+import { amountText, decimalsOf } from '../format.js';
+
+const amount = z.string().trim().regex(/^\d+(\.\d+)?$/, 'A positive number such as 0.10');
+
+export const profileFormSchema = z
+  .object({
+    operatorId: operatorIdSchema,
+    tenantId: z.union([tenantIdSchema, z.literal('')]),
+    currency: z.enum(CURRENCY_CODES as [CurrencyCode, ...CurrencyCode[]]),
+    callbackBaseUrl: z.string().trim().min(1, 'Required').max(2000),
+    minBet: amount,
+    maxBet: z.union([amount, z.literal('')]),
+    stakeStep: amount,
+    maxPayout: amount,
+    enabledGames: z.array(z.enum(GAME_TYPES)),
+    showBalanceInEmbed: z.boolean(),
+    allowedEmbedOrigins: z.string().max(20_000),
+    abandonedRoundPolicy: abandonedRoundPolicySchema,
+    enabled: z.boolean(),
+  })
+  .superRefine((v, ctx) => {
+    const minor: Record<string, bigint | null> = {};
+    for (const field of ['minBet', 'maxBet', 'stakeStep', 'maxPayout'] as const) {
+      if (!v[field]) continue;
+      try {
+        minor[field] = parseAmount(v[field], v.currency, { field });
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', path: [field], message: err instanceof Error ? err.message : `at most ${decimalsOf(v.currency)} decimals` });
+      }
+    }
+    const step = minor.stakeStep;
+    if (step && minor.minBet && minor.minBet % step !== 0n) ctx.addIssue({ code: 'custom', path: ['minBet'], message: 'Must be a multiple of the stake step' });
+    if (step && minor.maxBet && minor.maxBet % step !== 0n) ctx.addIssue({ code: 'custom', path: ['maxBet'], message: 'Must be a multiple of the stake step' });
+    if (minor.maxBet && minor.minBet && minor.maxBet < minor.minBet) ctx.addIssue({ code: 'custom', path: ['maxBet'], message: 'Must not be below the minimum bet' });
+    if (v.callbackBaseUrl !== SANDBOX_CALLBACK_BASE && !/^https?:\/\/[^\s@/]+/i.test(v.callbackBaseUrl)) ctx.addIssue({ code: 'custom', path: ['callbackBaseUrl'], message: 'An https:// address of the casino (no user info), or sandbox://demo-casino' });
+    for (const line of originLines(v.allowedEmbedOrigins)) {
+      if (!originSchema.safeParse(line).success) ctx.addIssue({ code: 'custom', path: ['allowedEmbedOrigins'], message: `${line}: an origin such as https://casino.example (no path, no wildcard)` });
+    }
+  });
+
+export type ProfileForm = z.output<typeof profileFormSchema>;
+type ProfileInput = z.input<typeof profileFormSchema>;
+
+const originLines = (text: string) => text.split(/[\s,]+/).filter(Boolean);
+
+export function formOf(op: Operator | null): ProfileForm {
+  return {
+    operatorId: op?.operatorId ?? '',
+    tenantId: op?.tenantId ?? '',
+    currency: (op?.currency ?? 'USD') as CurrencyCode,
+    callbackBaseUrl: op?.callbackBaseUrl ?? 'https://',
+    minBet: amountText(op?.minBet ?? '0.10'),
+    maxBet: amountText(op?.maxBet ?? '100'),
+    stakeStep: amountText(op?.stakeStep ?? '0.01'),
+    maxPayout: amountText(op?.maxPayout ?? '100000'),
+    enabledGames: (op?.enabledGames ?? [...GAME_TYPES]) as ProfileForm['enabledGames'],
+    showBalanceInEmbed: op?.theme.showBalanceInEmbed ?? true,
+    allowedEmbedOrigins: (op?.allowedEmbedOrigins ?? []).join('\n'),
+    abandonedRoundPolicy: op?.abandonedRoundPolicy ?? { afterHours: 24, mines: 'cashout', blackjack: 'stand' },
+    enabled: op?.enabled ?? true,
+  };
+}
+
+/** The request body (amounts as exact JSON numbers). */
+export function bodyOf(v: ProfileForm, withTenant: boolean) {
+  return {
+    currency: v.currency,
+    callbackBaseUrl: v.callbackBaseUrl.trim(),
+    minBet: exact(v.minBet),
+    maxBet: v.maxBet ? exact(v.maxBet) : null,
+    stakeStep: exact(v.stakeStep),
+    maxPayout: exact(v.maxPayout),
+    enabledGames: v.enabledGames,
+    theme: { showBalanceInEmbed: v.showBalanceInEmbed },
+    allowedEmbedOrigins: originLines(v.allowedEmbedOrigins),
+    abandonedRoundPolicy: v.abandonedRoundPolicy,
+    enabled: v.enabled,
+    ...(withTenant ? { tenantId: v.tenantId || null } : {}),
+  };
+}
+
+export function ProfileFormView({ initial, mode, platform, tenants, onSubmit, submitLabel }: { initial: ProfileForm; mode: 'create' | 'edit'; platform: boolean; tenants: string[]; onSubmit: (v: ProfileForm) => Promise<void>; submitLabel: string }) {
+  const { register, handleSubmit, watch, formState } = useForm<ProfileInput, unknown, ProfileForm>({ resolver: zodResolver(profileFormSchema), defaultValues: initial });
+  const currency = watch('currency');
+  const err = (name: keyof ProfileForm | string) => {
+    const e = name.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], formState.errors) as { message?: string } | undefined;
+    return e?.message ? <em>{e.message}</em> : null;
+  };
+  return (
+    <form onSubmit={handleSubmit(onSubmit)} noValidate className="profile-form" data-testid="profile-form">
+      <fieldset>
+        <legend>Identity</legend>
+        <div className="form-grid">
+          <label className="field">
+            <span>Operator id</span>
+            <input {...register('operatorId')} disabled={mode === 'edit'} placeholder="casino-a-usd" data-testid="f-operatorId" />
+            {err('operatorId')}
+          </label>
+          <label className="field">
+            <span>Casino (tenant)</span>
+            {platform ? (
+              <>
+                <input {...register('tenantId')} list="tenants" placeholder="casino-a" data-testid="f-tenantId" />
+                <datalist id="tenants">
+                  {tenants.map((t) => (
+                    <option key={t} value={t} />
+                  ))}
+                </datalist>
+              </>
+            ) : (
+              <input {...register('tenantId')} disabled />
+            )}
+            {err('tenantId')}
+          </label>
+          <label className="field">
+            <span>Currency</span>
+            <select {...register('currency')} disabled={mode === 'edit'} data-testid="f-currency">
+              {CURRENCY_CODES.map((c) => (
+                <option key={c} value={c}>
+                  {c} ({decimalsOf(c)} decimals)
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="field span-3">
+            <span>Callback base URL</span>
+            <input {...register('callbackBaseUrl')} placeholder="https://wallet.casino.example/provider" data-testid="f-callbackBaseUrl" />
+            {err('callbackBaseUrl')}
+            <small className="hint">The casino's wallet interface. https:// to a public host in production; no user info; sandbox://demo-casino for demos.</small>
+          </label>
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Limits ({currency}, up to {decimalsOf(currency)} decimals)</legend>
+        <div className="form-grid four">
+          {(['minBet', 'maxBet', 'stakeStep', 'maxPayout'] as const).map((f) => (
+            <label className="field" key={f}>
+              <span>{{ minBet: 'Minimum bet', maxBet: 'Maximum bet (empty: none)', stakeStep: 'Stake step', maxPayout: 'Maximum payout' }[f]}</span>
+              <div className="input-suffix">
+                <input {...register(f)} inputMode="decimal" data-testid={`f-${f}`} />
+                <span>{currency}</span>
+              </div>
+              {err(f)}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Games and embedding</legend>
+        <div className="checks">
+          {GAME_TYPES.map((g) => (
+            <label key={g} className="check">
+              <input type="checkbox" value={g} {...register('enabledGames')} data-testid={`f-game-${g}`} />
+              {GAME_INFO[g].name}
+            </label>
+          ))}
+        </div>
+        <div className="form-grid">
+          <label className="field span-2">
+            <span>Allowed embed origins (one per line)</span>
+            <textarea rows={3} {...register('allowedEmbedOrigins')} placeholder="https://casino.example" data-testid="f-origins" />
+            {err('allowedEmbedOrigins')}
+          </label>
+          <label className="check top">
+            <input type="checkbox" {...register('showBalanceInEmbed')} /> Show the balance in the embedded game
+          </label>
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Abandoned rounds</legend>
+        <div className="form-grid">
+          <label className="field">
+            <span>Close after (hours idle)</span>
+            <input type="number" min={1} {...register('abandonedRoundPolicy.afterHours', { valueAsNumber: true })} />
+            {err('abandonedRoundPolicy.afterHours')}
+          </label>
+          <label className="field">
+            <span>Mines</span>
+            <select {...register('abandonedRoundPolicy.mines')}>
+              <option value="cashout">Cash out (rounds with a reveal)</option>
+              <option value="keep_open">Keep open</option>
+            </select>
+          </label>
+          <label className="field">
+            <span>Blackjack</span>
+            <select {...register('abandonedRoundPolicy.blackjack')}>
+              <option value="stand">Stand every open hand</option>
+              <option value="keep_open">Keep open</option>
+            </select>
+          </label>
+        </div>
+      </fieldset>
+      <div className="form-actions">
+        <label className="check">
+          <input type="checkbox" {...register('enabled')} /> Enabled (players can launch games)
+        </label>
+        <button className="btn primary" type="submit" disabled={formState.isSubmitting} data-testid="profile-submit">
+          {formState.isSubmitting ? 'Saving…' : submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
