@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { CSRF_COOKIE, registerAuthentication } from './http/authentication.js';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler.js';
-import { registerRequestIdHeader, registerRequestMetrics, registerRequestTracing, requestId } from './http/observability.js';
+import { registerAnswerHeaders, registerRequestMetrics, registerRequestTracing, requestId } from './http/observability.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { logTraceIds } from './infra/tracing.js';
@@ -119,12 +119,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   registerRequestMetrics(app, services.metrics);
-  registerRequestIdHeader(app);
-  // Shutting down (server.ts): every answer closes its connection, so keep-alive clients move to another pod.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (services.lifecycle.shuttingDown) void reply.header('connection', 'close');
-    done(null, payload);
-  });
+  registerAnswerHeaders(app, services.lifecycle);
   // The admin console's session cookie and CSRF tokens (issue 13; http/authentication.ts `staff`).
   await app.register(fastifyCookie);
   await app.register(fastifyCsrf, {

@@ -91,9 +91,15 @@ export interface Config {
   trustProxy: boolean | number | string;
 }
 
-/** TRUST_PROXY → Fastify's trustProxy. Unset: true (every hop; set a hop count or CIDRs behind a proxy). */
+/**
+ * TRUST_PROXY → Fastify's trustProxy. Unset: proxies on loopback and private networks only
+ * (a sidecar, an ingress controller in the cluster), so a client on the internet cannot pick its
+ * own per-IP rate-limit key with a forged X-Forwarded-For. `true` trusts every hop.
+ */
+export const DEFAULT_TRUST_PROXY = 'loopback,linklocal,uniquelocal';
 function parseTrustProxy(v: string | undefined): boolean | number | string {
-  if (v === undefined || v === 'true') return true;
+  if (v === undefined) return DEFAULT_TRUST_PROXY;
+  if (v === 'true') return true;
   if (v === 'false') return false;
   if (/^\d+$/.test(v)) return Number(v);
   return v;

@@ -33,10 +33,15 @@ export function requestId(req: IncomingMessage): string {
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
 
-/** Answers carry their request id, so a client's report finds its log lines. */
-export function registerRequestIdHeader(app: FastifyInstance): void {
+/**
+ * Answers carry their request id, so a client's report finds its log lines. While the process
+ * shuts down (server.ts) every answer also closes its connection, so keep-alive clients move to
+ * another pod.
+ */
+export function registerAnswerHeaders(app: FastifyInstance, lifecycle: { shuttingDown: boolean }): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
+    if (lifecycle.shuttingDown) void reply.header('connection', 'close');
     done(null, payload);
   });
 }
