@@ -23,6 +23,8 @@ export interface SoakOptions {
   intervalS: number;
   /** Intervals left out of the verdict (JIT, pools and caches warming up). */
   warmupIntervals: number;
+  /** The provider's IDEMPOTENCY_RETENTION_HOURS in minutes (short, so the retention shows within the soak); the cron pass runs every 30 s as the CronJob would. */
+  retentionMinutes: number;
   logLevel: string;
   print: (line: string) => void;
 }
@@ -47,7 +49,7 @@ export interface SoakVerdict {
 
 export async function runSoak(o: SoakOptions): Promise<{ samples: SoakSample[]; verdict: SoakVerdict; rate: number; peak: number | null }> {
   const print = o.print;
-  const world = await startWorld({ slot: 'soak', providers: 1, operators: [BENCH_OPERATOR], logLevel: o.logLevel });
+  const world = await startWorld({ slot: 'soak', providers: 1, operators: [BENCH_OPERATOR], logLevel: o.logLevel, env: { IDEMPOTENCY_RETENTION_HOURS: String(o.retentionMinutes / 60) } });
   const pg = new PgStats(serverUrl(), world.db.name);
   const redis = new Redis(world.redis.url, { maxRetriesPerRequest: 2 });
   try {
@@ -68,6 +70,15 @@ export async function runSoak(o: SoakOptions): Promise<{ samples: SoakSample[]; 
 
     // an open loop: one bet every 1/rate seconds, taken by whichever player is free
     let stop = false;
+    // the cron pass (retries, abandoned rounds, retention) every 30 s, as the CronJob would
+    print(`idempotency records are kept ${o.retentionMinutes} min (IDEMPOTENCY_RETENTION_HOURS=${fmt(o.retentionMinutes / 60, 3)}); the cron pass runs every 30 s`);
+    const cron = (async () => {
+      while (!stop) {
+        for (let t = 0; t < 30 && !stop; t++) await sleep(1000);
+        if (stop) break;
+        await request(provider.url, 'GET', `/api/cron/wallet-retries?limit=100&operatorId=${BENCH_OPERATOR.operatorId}`, undefined, { authorization: `Bearer ${world.secrets.cronSecret}` });
+      }
+    })();
     let nextSlot = performance.now();
     let lat = new Latencies();
     let bets = 0;
@@ -115,9 +126,9 @@ export async function runSoak(o: SoakOptions): Promise<{ samples: SoakSample[]; 
       print(`  ${row.join('  ')}`);
     }
     stop = true;
-    await Promise.all(workers);
+    await Promise.all([...workers, cron]);
     print(`\n${table(rows)}\n`);
-    const verdict = soakVerdict(samples, o.warmupIntervals);
+    const verdict = soakVerdict(samples, o.warmupIntervals, { seconds: o.retentionMinutes * 60, intervalS: o.intervalS });
     for (const l of verdict.lines) print(l);
     // a last look: is the process still answering?
     const health = await request(provider.url, 'GET', '/health');
@@ -131,7 +142,7 @@ export async function runSoak(o: SoakOptions): Promise<{ samples: SoakSample[]; 
 }
 
 /** Flat within 10% after the warm-up: memory, latency, Redis keys and database connections. */
-export function soakVerdict(samples: SoakSample[], warmup: number): SoakVerdict {
+export function soakVerdict(samples: SoakSample[], warmup: number, retention: { seconds: number; intervalS: number } | null = null): SoakVerdict {
   const after = samples.slice(Math.min(warmup, Math.max(0, samples.length - 2)));
   const lines: string[] = [];
   if (after.length < 2) return { flat: false, lines: ['VERDICT: not enough intervals after the warm-up to judge (run longer)'] };
@@ -153,6 +164,17 @@ export function soakVerdict(samples: SoakSample[], warmup: number): SoakVerdict 
   lines.push(
     `${shrank ? '✓' : '•'} idempotency_records: ${records[0]} → ${records.at(-1)} over ${totalBets} bets (${fmt((records.at(-1)! - records[0]!) / Math.max(1, totalBets - samples[0]!.bets), 2)} per bet); ${shrank ? 'a retention job removed some' : 'no row removed during the soak: bounded only by a retention job, if the provider has one'}`,
   );
+  // Past the retention period (+ one cron pass) the records stop growing: at most the bets of the
+  // last retention period + 30 s (the cron's period), whatever the soak's length.
+  const settled = retention ? samples.slice(Math.ceil((retention.seconds + 30) / retention.intervalS) + 1) : [];
+  if (retention && settled.length >= 2) {
+    const rate = Math.max(...samples.map((s) => s.bets / retention.intervalS));
+    const bound = rate * (retention.seconds + 30 + 5) * 1.25 + 50;
+    const hi = Math.max(...settled.map((s) => s.idempotencyRecords));
+    const ok = hi <= bound;
+    checks.push({ name: 'idempotency records (retention)', flat: ok, say: '' });
+    lines.push(`${ok ? '✓' : '✗'} idempotency records bounded by the retention (at most ${fmt(bound, 0)}: the bets of the retention period + one cron period): ${settled.map((s) => s.idempotencyRecords).join(', ')}`);
+  } else lines.push('• idempotency records: the soak is too short to see past the retention period');
   const flat = checks.every((c) => c.flat);
   lines.push(`VERDICT: ${flat ? 'flat within 10% after the warm-up' : `NOT flat (${checks.filter((c) => !c.flat).map((c) => c.name).join(', ')})`}`);
   return { flat, lines };

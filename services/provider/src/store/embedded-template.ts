@@ -50,6 +50,8 @@ export function openPglite(dir: string, template: string | null = TEMPLATE_FILE)
 /** Makes the template: an in-memory cluster with the migrations (`only`: a subset) run, dumped to `file`. */
 export async function buildTemplate(file = TEMPLATE_FILE, opts: { only?: (name: string) => boolean } = {}): Promise<string[]> {
   const pglite = new PGlite();
+  // initdb first (minutes on a busy machine): knex's 60 s wait for its one connection must not count it
+  await pglite.waitReady;
   const db = knexOnPglite(pglite);
   try {
     const ran = await migrate(db, opts);
