@@ -279,6 +279,20 @@ function pickGame(r: Rng): Game {
   return 'dice';
 }
 
+/**
+ * When the kills and Redis restarts happen (as a share of the rounds started) and which process
+ * each kill hits: a function of the seed's generator, so `--seed` repeats them.
+ */
+export function chaosSchedule(master: Rng, kills: number, redisRestarts: number, processes: number) {
+  const events: { at: number; kind: 'kill' | 'redis' }[] = [];
+  // spread over 10%–75% of the run, so the retries they cause overlap with play
+  for (let i = 0; i < kills; i++) events.push({ at: 0.1 + (0.65 * (i + 0.5 + (master() - 0.5) * 0.6)) / kills, kind: 'kill' });
+  for (let i = 0; i < redisRestarts; i++) events.push({ at: 0.1 + (0.65 * (i + 0.6)) / redisRestarts, kind: 'redis' });
+  events.sort((a, b) => a.at - b.at);
+  const killOrder = Array.from({ length: kills }, (_, i) => i % processes).sort(() => master() - 0.5);
+  return { events, killOrder };
+}
+
 export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const print = opts.print;
   const started = Date.now();
@@ -390,12 +404,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     };
 
     // ---- kills, Redis restarts and cron calls while they play
-    const events: { at: number; kind: 'kill' | 'redis' }[] = [];
-    // spread over 10%–75% of the run, so the retries they cause overlap with play
-    for (let i = 0; i < opts.kills; i++) events.push({ at: 0.1 + (0.65 * (i + 0.5 + (master() - 0.5) * 0.6)) / opts.kills, kind: 'kill' });
-    for (let i = 0; i < opts.redisRestarts; i++) events.push({ at: 0.1 + (0.65 * (i + 0.6)) / opts.redisRestarts, kind: 'redis' });
-    events.sort((a, b) => a.at - b.at);
-    const killOrder = Array.from({ length: opts.kills }, (_, i) => i % world.providers.length).sort(() => master() - 0.5);
+    const { events, killOrder } = chaosSchedule(master, opts.kills, opts.redisRestarts, world.providers.length);
     let playing = true;
     const chaosMonkey = async () => {
       let k = 0;

@@ -43,7 +43,7 @@ const CONTRACT_CODES: Record<string, number> = {
 const BEFORE_ANY_CALL = new Set(['VALIDATION_ERROR', 'IDEMPOTENCY_REQUIRED', 'UNAUTHORIZED', 'SIGNATURE_REQUIRED', 'SIGNATURE_STALE', 'SIGNATURE_REPLAYED', 'SIGNATURE_INVALID', 'FORBIDDEN', 'NOT_FOUND', 'RATE_LIMITED']);
 
 const SEED = 16_2026;
-const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 45);
+const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 35);
 
 /* ------------------------------------------------------------------ the world */
 
@@ -412,7 +412,10 @@ async function check(o: Op, req: Req): Promise<void> {
   expect(body.statusCode, what).toBe(res.statusCode);
   expect(typeof body.error, what).toBe('string');
   expect(typeof body.message, what).toBe('string');
-  if (res.statusCode >= 500) expect(body.code === 'NOT_READY' && o.path === '/ready', `a 5xx without a wallet call: ${what}`).toBe(true);
+  if (res.statusCode >= 500 && !(body.code === 'NOT_READY' && o.path === '/ready')) {
+    // a casino failure (502/504 CASINO_*) is an answer only when the request did call the casino
+    expect(body.code!.startsWith('CASINO_') && w.casino.requests().length > before.calls, `a 5xx without a wallet call: ${what}`).toBe(true);
+  }
   if (body.roundId) {
     current = null;
     return; // the request reached the wallet: its round answers from now on (CONTRACT.md §13)
@@ -446,7 +449,7 @@ describe('fuzzing every operation of /openapi.json from its own schema', () => {
     expect(seen.refused).toBeGreaterThan(seen.operations * RUNS_PER_OPERATION * 0.6);
     // the refusals were spread over the catalogue, not only the schema check
     expect([...seen.codes.keys()]).toEqual(expect.arrayContaining(['VALIDATION_ERROR', 'UNAUTHORIZED']));
-  }, 240_000);
+  }, 600_000); // a bound for a machine under load, not a timing: about a minute on a quiet one
 
   it('regressions it found stay fixed (each answered 500 before its fix)', async () => {
     const op = (id: string) => operations().find((o) => o.op.operationId === id)!;

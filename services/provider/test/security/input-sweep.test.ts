@@ -166,7 +166,7 @@ describe('a schema-driven sweep of every route', () => {
       }
     }
     expect(requests).toBeGreaterThan(1000);
-  }, 120_000);
+  }, 300_000); // a bound for a busy machine, not a timing
 
   it('refuses the reported cases with VALIDATION_ERROR (not 500, not a framework code)', async () => {
     const cases = [
