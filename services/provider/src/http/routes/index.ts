@@ -8,6 +8,7 @@ import { adminOperatorRoutes } from './admin/operators.js';
 import { betRoutes } from './bets.js';
 import { blackjackRoutes } from './blackjack.js';
 import { fairnessRoutes } from './fairness.js';
+import { freeBetRoutes } from './free-bets.js';
 import { gamePageRoutes } from './game-page.js';
 import { gamesCatalogueRoutes } from './games-catalogue.js';
 import { healthRoutes } from './health.js';
@@ -37,4 +38,5 @@ export function registerRoutes(app: AppInstance, s: Services): void {
   walletOpenApiRoutes(app);
   reconciliationRoutes(app, s);
   adminOperatorRoutes(app, s);
+  freeBetRoutes(app, s);
 }
