@@ -44,7 +44,21 @@ describe('every route declares who may call it', () => {
     expect(table.length).toBeGreaterThan(15);
     for (const r of table) expect(ROUTE_AUTH).toContain(r.auth);
     const protectedUrls = new Set(table.filter((r) => PROTECTED_AUTH.includes(r.auth)).map((r) => r.url));
-    expect([...protectedUrls].sort()).toEqual(['/api/admin/operators', '/api/admin/operators/:operatorId', '/api/cron/wallet-retries', '/api/reconciliation']);
+    expect([...protectedUrls].sort()).toEqual([
+      '/api/admin/free-bet-campaigns',
+      '/api/admin/free-bet-campaigns/:campaignId',
+      '/api/admin/free-bet-campaigns/:campaignId/cancel',
+      '/api/admin/free-bet-campaigns/:campaignId/players',
+      '/api/admin/operators',
+      '/api/admin/operators/:operatorId',
+      '/api/cron/wallet-retries',
+      '/api/free-bet-campaigns',
+      '/api/free-bet-campaigns/:campaignId',
+      '/api/free-bet-campaigns/:campaignId/cancel',
+      '/api/free-bet-campaigns/:campaignId/players',
+      '/api/reconciliation',
+      '/api/reconciliation/totals',
+    ]);
     for (const r of table) if (r.url.startsWith('/api/admin/')) expect(r.auth).toBe('admin');
   });
 
