@@ -10,6 +10,7 @@ import { clampStake } from '../lib/stake';
 import { t } from '../i18n';
 import { Balance } from '../components/Balance';
 import { DemoHeader } from '../components/DemoHeader';
+import { FreeBets } from '../components/FreeBets';
 import { ErrorScreen, type ScreenKind } from '../components/ErrorScreen';
 import { GameSwitcher } from '../components/GameSwitcher';
 import { ShieldButton, ShieldPanel } from '../components/Shield';
@@ -70,6 +71,8 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
   const [state, setState] = useState<State>({ phase: 'loading' });
   const [stake, setStake] = useState<Minor | null>(null);
   const [balance, setBalance] = useState<Minor | null>(null);
+  /** bumped when a free Mines round opened (components/FreeBets.tsx): the game remounts and shows it */
+  const [freeRounds, setFreeRounds] = useState(0);
   const [switching, setSwitching] = useState(false);
   const [shieldOpen, setShieldOpen] = useState(false);
   const [fairness, setFairness] = useState<{ serverSeedHash: string; clientSeed: string; nonce: number; lastRoundId: string | null } | null>(null);
@@ -289,8 +292,9 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
             <ShieldButton open={shieldOpen} onToggle={() => setShieldOpen((o) => !o)} />
           </div>
         </div>
+        <FreeBets key={`free:${state.session.sessionId}:${state.game}`} onRoundOpened={() => setFreeRounds((n) => n + 1)} />
         <div className="gp-main">
-          <GameHost key={`${state.session.sessionId}:${state.game}`} game={state.game} onUnmount={flushPendingBalance} />
+          <GameHost key={`${state.session.sessionId}:${state.game}:${freeRounds}`} game={state.game} onUnmount={flushPendingBalance} />
           {shieldOpen && fairness && <ShieldPanel fairness={fairness} onClose={() => setShieldOpen(false)} />}
         </div>
         {switching && (
