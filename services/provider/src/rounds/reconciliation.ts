@@ -65,8 +65,8 @@ export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) 
       idempotencyKey: r.idempotency_key,
       status: r.status,
       createdAt: toIso(r.created_at),
-      freeBet: Boolean(r.free_bet_campaign_id),
-      campaignId: r.free_bet_campaign_id ?? null,
+      // a free-bet round's callbacks say so (docs/free-bets.md); paid rows are as before
+      ...(r.free_bet_campaign_id ? { freeBet: true as const, campaignId: r.free_bet_campaign_id } : {}),
     })),
     nextCursor: rows.length > q.limit ? String(page[page.length - 1]!.id) : null,
   };

@@ -301,7 +301,7 @@ describe('reconciliation', () => {
       const cents = (xs: { payout: number }[]) => xs.reduce((s, x) => s + Math.round(x.payout * 100), 0);
 
       const rows = await a.call('GET', '/api/reconciliation?operatorId=fb-rec', undefined, adminHeaders);
-      const all = rows.body.rows as { type: string; freeBet: boolean; campaignId: string | null }[];
+      const all = rows.body.rows as { type: string; freeBet?: boolean; campaignId?: string }[];
       expect(all.filter((r) => r.freeBet)).toHaveLength(3);
       expect(all.filter((r) => r.freeBet).every((r) => r.type === 'credit' && r.campaignId === campaignId)).toBe(true);
       expect(all.filter((r) => !r.freeBet).map((r) => r.type).sort()).toEqual(['credit', 'credit', 'debit', 'debit']);
