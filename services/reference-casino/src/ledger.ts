@@ -22,6 +22,14 @@
  * - debit refused earlier (e.g. INSUFFICIENT_FUNDS) → 200, amount 0, the debit key keeps
  *   replaying its refusal.
  * A rollback must name the debit's playerRef, roundId and amount, else 400 VALIDATION_ERROR.
+ *
+ * Free-bet credits (the provider's extension, docs/free-bets.md): a credit with `freeBet: true`
+ * and a `campaignId` is the payout of a bet the operator funded, so no debit belongs to it. The
+ * casino checks that `freeBet` is exactly `true` with a non-empty `campaignId` (else
+ * VALIDATION_ERROR), that it holds no debit of that round (a free bet has no stake: else
+ * VALIDATION_ERROR), and, once it has registered campaigns for the operator
+ * (`addFreeBetCampaign`), that the campaign is one of them (else FREE_BET_CAMPAIGN_UNKNOWN). The
+ * credit is ledgered with `freeBet` and `campaignId`; idempotency is that of any credit.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
@@ -71,6 +79,9 @@ export interface Transaction {
   balanceAfter: bigint;
   /** ISO 8601 UTC. */
   time: string;
+  /** Credits of free bets (docs/free-bets.md): no debit belongs to the round; the operator funds the payout. */
+  freeBet?: true;
+  campaignId?: string;
 }
 
 export interface CreatePlayerInput {
@@ -206,6 +217,7 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
   const keys = new Map<string, KeyRecord>(); // `${operatorId}\0${key}`
   const debits = new Map<string, DebitRecord>(); // same scoping, applied debits only
   const tombstones = new Set<string>(); // debit keys rolled back before the debit arrived
+  const campaigns = new Map<string, Set<string>>(); // operatorId → free-bet campaigns the casino knows
   const ledger: Transaction[] = [];
 
   const scoped = (op: Operator, key: string) => `${op.operatorId}\0${key}`;
@@ -265,6 +277,19 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
     return tx;
   }
 
+  /** The free-bet fields of a credit, checked (see the header); null for a paid credit. */
+  function freeBetOf(op: Operator, body: Body, roundId: string): { campaignId: string } | null {
+    if (body['freeBet'] === undefined && body['campaignId'] === undefined) return null;
+    const campaignId = body['campaignId'];
+    if (body['freeBet'] !== true || typeof campaignId !== 'string' || campaignId === '') throw invalid('a free-bet credit carries freeBet: true and a campaignId');
+    for (const record of debits.values()) {
+      if (record.debit.operatorId === op.operatorId && record.debit.roundId === roundId) throw invalid('a free-bet credit belongs to a round without a debit');
+    }
+    const known = campaigns.get(op.operatorId);
+    if (known && !known.has(campaignId)) throw new WalletError(400, 'FREE_BET_CAMPAIGN_UNKNOWN', `no free-bet campaign ${campaignId} at this casino`);
+    return { campaignId };
+  }
+
   function applied(op: Operator, casinoTransactionId: string, balance: bigint): WalletAnswer {
     return { status: 200, body: { casinoTransactionId, balance: jsonAmount(balance, op.decimals), currency: op.currency } };
   }
@@ -302,6 +327,13 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
     revokeLaunchToken(token: string): void {
       const t = tokens.get(token);
       if (t) t.revoked = true;
+    },
+
+    /** Registers a free-bet campaign of the operator: from then on, free-bet credits must name a registered campaign. */
+    addFreeBetCampaign(operatorId: string, campaignId: string): void {
+      const set = campaigns.get(operatorId) ?? new Set<string>();
+      set.add(campaignId);
+      campaigns.set(operatorId, set);
     },
 
     // ------------------------------------------------ the wallet interface
@@ -348,8 +380,14 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
       // that is already final and must land even after the session has ended.
       const req = { playerRef: f.text('playerRef'), launchToken: f.text('launchToken'), gameType: f.text('gameType'), roundId: f.text('roundId'), amount: f.amount('amount', true), currency: f.currency() };
       if (bugs['refuse-zero-credit'] && req.amount === 0n) throw invalid('amount must be positive');
-      return once(op, key, JSON.stringify(['credit', req.playerRef, req.launchToken, req.gameType, req.roundId, `${req.amount}`, req.currency]), () => {
+      const free = freeBetOf(op, body as Body, req.roundId);
+      const fingerprint = ['credit', req.playerRef, req.launchToken, req.gameType, req.roundId, `${req.amount}`, req.currency, ...(free ? ['freeBet', free.campaignId] : [])];
+      return once(op, key, JSON.stringify(fingerprint), () => {
         const tx = book(op, 'credit', key, player(req.playerRef), req, req.amount);
+        if (free) {
+          tx.freeBet = true;
+          tx.campaignId = free.campaignId;
+        }
         return applied(op, tx.casinoTransactionId, tx.balanceAfter);
       }, { ...o, rerunOnRepeat: bugs['credit-twice-on-repeat'] === true });
     },

@@ -69,6 +69,8 @@ export interface ReferenceCasino {
   /** Makes validate-session report another currency for the token (undefined restores the default). */
   setTokenCurrency(token: string, currency: string | undefined): void;
   revokeLaunchToken(token: string): void;
+  /** Registers a free-bet campaign id (docs/free-bets.md): once an operator has one, free-bet credits must name a registered campaign. */
+  addFreeBetCampaign(operatorId: string, campaignId: string): void;
   transactions(): Transaction[];
   balanceOf(playerRef: string, currency?: string): bigint;
   requests(): RequestLogEntry[];
@@ -273,6 +275,9 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
           if (body['operatorId'] !== undefined) opts.operatorId = text(body, 'operatorId');
           return reply(201, { launchToken: ledger.issueLaunchToken(text(body, 'playerRef'), opts) });
         }
+        case 'POST /_control/free-bet-campaigns':
+          ledger.addFreeBetCampaign(text(body, 'operatorId'), text(body, 'campaignId'));
+          return reply(201, { operatorId: text(body, 'operatorId'), campaignId: text(body, 'campaignId') });
         case 'GET /_control/misbehaviours':
           return reply(200, { misbehaviours: bugs });
         case 'PUT /_control/misbehaviours':
@@ -348,6 +353,7 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
     issueLaunchToken: (playerRef, opts) => ledger.issueLaunchToken(playerRef, opts),
     setTokenCurrency: (token, currency) => ledger.setTokenCurrency(token, currency),
     revokeLaunchToken: (token) => ledger.revokeLaunchToken(token),
+    addFreeBetCampaign: (operatorId, campaignId) => ledger.addFreeBetCampaign(operatorId, campaignId),
     transactions: () => ledger.transactions(),
     balanceOf: (playerRef, currency) => ledger.balanceOf(playerRef, currency),
     requests: () => log.map((e) => ({ ...e })),

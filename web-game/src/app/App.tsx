@@ -13,6 +13,7 @@ import { clampStake } from '../lib/stake';
 import { t } from '../i18n';
 import { Balance } from '../components/Balance';
 import { DemoHeader } from '../components/DemoHeader';
+import { FreeBets } from '../components/FreeBets';
 import { ErrorScreen, type ScreenKind } from '../components/ErrorScreen';
 import { GameSwitcher } from '../components/GameSwitcher';
 import { ShieldButton, ShieldPanel, type ShieldTab } from '../components/Shield';
@@ -80,6 +81,8 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
   const [state, setState] = useState<State>({ phase: 'loading' });
   const [stake, setStake] = useState<Minor | null>(null);
   const [balance, setBalance] = useState<Minor | null>(null);
+  /** bumped when a free Mines round opened (components/FreeBets.tsx): the game remounts and shows it */
+  const [freeRounds, setFreeRounds] = useState(0);
   const [switching, setSwitching] = useState(false);
   const [shieldOpen, setShieldOpen] = useState(false);
   const [shieldTab, setShieldTab] = useState<ShieldTab>('seeds');
@@ -344,6 +347,7 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
           {popover === 'stats' && <StatsPanel stats={stats} money={env.money} onReset={() => setStats(EMPTY_STATS)} onClose={() => setPopover(null)} />}
           {popover === 'settings' && <SettingsPanel prefs={prefs} onChange={changePrefs} onClose={() => setPopover(null)} />}
         </div>
+        <FreeBets key={`free:${state.session.sessionId}:${state.game}`} onRoundOpened={() => setFreeRounds((n) => n + 1)} />
         {autobetNote && (
           <p className="gp-banner" role="status" data-testid="autobet-stopped" data-reason={autobetNote}>
             {t(`autobet.stopped.${autobetNote}`)}
@@ -351,7 +355,7 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
           </p>
         )}
         <div className="gp-main">
-          <GameHost key={`${state.session.sessionId}:${state.game}`} game={state.game} onUnmount={flushPendingBalance} />
+          <GameHost key={`${state.session.sessionId}:${state.game}:${freeRounds}`} game={state.game} onUnmount={flushPendingBalance} />
           {shieldOpen && fairness && (
             <ShieldPanel
               fairness={fairness}

@@ -118,6 +118,7 @@ export const betAnswer = z
       playerRef: z.string(),
       createdAt: time,
       settledAt: time.nullable(),
+      freeBetCampaignId: z.string().optional().meta({ description: 'a free bet of this campaign: no debit was sent (docs/free-bets.md)' }),
     }),
     result: gameResultSchema.nullable(),
     fairness: z.object({ serverSeedHash: z.string().nullable(), clientSeed: z.string(), nonce: z.number().int(), serverSeed: z.string().optional() }),
@@ -167,6 +168,8 @@ export const reconciliationAnswer = z.object({
       idempotencyKey: z.string(),
       status: z.string(),
       createdAt: time,
+      freeBet: z.literal(true).optional().meta({ description: 'only on the callbacks of a free-bet round (docs/free-bets.md)' }),
+      campaignId: z.string().optional().meta({ description: 'with freeBet: the campaign of the round' }),
     }),
   ),
   nextCursor: z.string().nullable(),
@@ -268,4 +271,68 @@ export const dashboardAnswer = z.object({
   pendingRetries: z.array(z.object({ operatorId: z.string(), status: z.string(), rounds: z.number().int() })),
   callbacks: z.array(z.object({ operatorId: z.string(), callbacks: z.number().int(), errors: z.number().int(), errorRate: z.number(), meanMs: z.number().nullable(), p95Ms: z.number().nullable() })),
   rtp: z.array(z.object({ gameType, currency, rounds: z.number().int(), staked: money, paid: money, measured: z.number().nullable(), design: z.number() })),
+});
+
+/* ----------------------------------------------------------- free-bet campaigns (issue 17) */
+
+export const campaignAnswer = z.object({
+  campaignId: z.string(),
+  operatorId: z.string(),
+  name: z.string().nullable(),
+  gameType,
+  currency,
+  amount: money,
+  params: z.record(z.string(), z.unknown()),
+  betsPerPlayer: z.number().int(),
+  startsAt: time,
+  expiresAt: time,
+  cancelledAt: time.nullable(),
+  status: z.enum(['scheduled', 'active', 'ended', 'cancelled']),
+  players: z.number().int(),
+  freeBetsGranted: z.number().int(),
+  freeBetsUsed: z.number().int(),
+  createdAt: time,
+  updatedAt: time,
+});
+
+const grantAnswer = z.object({ playerRef: z.string(), granted: z.number().int(), used: z.number().int(), remaining: z.number().int() });
+
+export const campaignDetailAnswer = campaignAnswer.extend({
+  grants: z.array(grantAnswer),
+  rounds: z.number().int().meta({ description: 'free-bet rounds played' }),
+  roundsOpen: z.number().int().meta({ description: 'rounds still active or waiting for their credit' }),
+  paidOut: money.meta({ description: 'confirmed free-bet payouts' }),
+});
+
+export const campaignPlayersAnswer = campaignAnswer.extend({ added: z.number().int() });
+export const campaignListAnswer = z.object({ campaigns: z.array(campaignAnswer) });
+
+export const sessionFreeBetsAnswer = z.object({
+  freeBets: z.array(
+    z.object({
+      campaignId: z.string(),
+      name: z.string().nullable(),
+      gameType,
+      amount: money,
+      currency,
+      params: z.record(z.string(), z.unknown()),
+      granted: z.number().int(),
+      used: z.number().int(),
+      remaining: z.number().int(),
+      startsAt: time,
+      expiresAt: time,
+    }),
+  ),
+});
+
+const moneyTotals = z.object({ count: z.number().int(), amount: money });
+export const reconciliationTotalsAnswer = z.object({
+  totals: z.array(
+    z.object({
+      operatorId: z.string(),
+      currency,
+      paid: z.object({ debits: moneyTotals, credits: moneyTotals, rollbacks: moneyTotals, creditsPending: moneyTotals, rollbacksPending: moneyTotals }),
+      freeBet: z.object({ debits: moneyTotals, credits: moneyTotals, creditsPending: moneyTotals }),
+    }),
+  ),
 });

@@ -27,6 +27,7 @@ import { AppError } from '../errors.js';
 import type { KeyValueStore } from '../infra/kv.js';
 import type { OperatorStore } from '../operators/operator-store.js';
 import type { Db } from '../store/db.js';
+import { getCampaign } from '../rounds/free-bet-store.js';
 import { getRound } from '../rounds/round-store.js';
 import { getAccount } from '../staff/staff-store.js';
 import { meetsRole, principalOfSession, seesTenant, TOKEN_PRINCIPAL, type RequiredRole, type StaffPrincipal } from '../staff/staff.js';
@@ -51,13 +52,14 @@ export type Caller = { kind: 'anonymous' } | { kind: 'admin' } | { kind: 'cron' 
  *              (`allowNew`: an unknown id passes; the handler places the new profile in the tenant)
  *   round      the `:roundId` path parameter's round must belong to one of the tenant's profiles
  *   staff      the `:staffId` path parameter's account must be of the caller's tenant
+ *   campaign   the `:campaignId` path parameter's free-bet campaign must be of one of the tenant's profiles
  *
  * Casino staff reaching another tenant's data get 403 FORBIDDEN, as does a viewer on a route
  * that needs `admin`. The console's isolation test lists every staff route with its rule.
  */
 export interface StaffRule {
   role: RequiredRole;
-  scope: 'self' | 'list' | 'operator' | 'round' | 'staff';
+  scope: 'self' | 'list' | 'operator' | 'round' | 'staff' | 'campaign';
   allowNew?: boolean;
 }
 
@@ -249,6 +251,16 @@ async function enforceStaffRule(deps: AuthDeps, request: FastifyRequest, rule: S
         return;
       }
       const op = await operatorTenant(round.operatorId);
+      if (!op || !seesTenant(p, op.tenantId)) throw forbid();
+      return;
+    }
+    case 'campaign': {
+      const campaign = await getCampaign(deps.db, params.campaignId ?? '');
+      if (!campaign) {
+        if (p.tenantId !== null) throw forbid();
+        return;
+      }
+      const op = await operatorTenant(campaign.operatorId);
       if (!op || !seesTenant(p, op.tenantId)) throw forbid();
       return;
     }

@@ -11,7 +11,9 @@ import { isInstantGame, prepareInstantBet, type GameType } from '@gp/game-core/g
 import { applyMultiplier, checkMaxPayout, checkStake, parseAmount } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import { runIdempotent, scopeOf, StoredAnswer } from './idempotency.js';
-import { creditAndFinish, debitAndSettle, openRound } from './money-path.js';
+import { campaignForBet, freeBetRefusal } from './free-bets.js';
+import { creditAndFinish, debitAndSettle, openFreeBetRound, openRound } from './money-path.js';
+import { latestBalance } from '../sessions/player-balances.js';
 import { openingChecks, type RoundDeps } from './round-actions.js';
 import { getRound, type Round } from './round-store.js';
 import { isFailed } from './round-status.js';
@@ -24,6 +26,8 @@ export interface PlaceBetInput {
   idempotencyKey: string;
   clientSeed?: string | undefined;
   params?: unknown;
+  /** A free bet of this campaign (issue 17): no debit, one credit of the payout. */
+  freeBetCampaignId?: string | undefined;
 }
 
 /** The answer a key gives once its round has moved on (a pending round that finished). */
@@ -36,6 +40,7 @@ export async function placeBet(deps: RoundDeps, input: PlaceBetInput): Promise<B
   if (!isInstantGame(input.gameType)) {
     throw new AppError('VALIDATION_ERROR', `${input.gameType} is played through its active-round endpoints, not POST /api/bets`);
   }
+  if (input.freeBetCampaignId !== undefined) return placeFreeBet(deps, input, input.freeBetCampaignId);
   const session = await deps.sessions.get(deps.db, input.sessionId);
   const bet = prepareInstantBet(input.gameType, input.params);
   const amount = parseAmount(input.amount, session.currency);
@@ -65,4 +70,49 @@ export async function placeBet(deps: RoundDeps, input: PlaceBetInput): Promise<B
       return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
     },
   }, deps.metrics);
+}
+
+/**
+ * A free bet (issue 17): the campaign's game and amount, its params as defaults under the
+ * request's; no debit. One transaction uses the free bet and opens the round with its result
+ * fixed and its credit recorded (money-path.ts `openFreeBetRound`); then the credit is sent and
+ * the answer stored with the key, as for a paid bet. Same idempotency rules: the key's request
+ * includes the campaign.
+ */
+async function placeFreeBet(deps: RoundDeps, input: PlaceBetInput, campaignId: string): Promise<BetView> {
+  const gameType = input.gameType;
+  if (!isInstantGame(gameType)) throw new AppError('VALIDATION_ERROR', `${gameType} is not played through POST /api/bets`);
+  const session = await deps.sessions.get(deps.db, input.sessionId);
+  const amount = parseAmount(input.amount, session.currency);
+  const campaign = await campaignForBet(deps, session, campaignId, gameType, amount);
+  const bet = prepareInstantBet(gameType, { ...campaign.params, ...((input.params as Record<string, unknown> | undefined) ?? {}) });
+  const scope = scopeOf(session, input.idempotencyKey, { op: 'bet', gameType: bet.gameType, amount, clientSeed: input.clientSeed ?? null, params: bet.params, freeBetCampaignId: campaignId });
+
+  return runIdempotent(deps.db, {
+    scope,
+    waitMs: deps.config.idempotencyWaitMs,
+    fromRound: (round) => betAnswer(deps, round),
+    async execute() {
+      const { operator } = await openingChecks(deps, session, bet.gameType);
+      checkMaxPayout(amount, bet.maxMultiplier4, operator);
+      const opened = await openFreeBetRound(
+        deps,
+        { session, operator, gameType: bet.gameType, amount, params: bet.params, clientSeed: input.clientSeed, campaignId },
+        {
+          claim: scope,
+          settle: (seeds) => {
+            const settled = bet.settle(floats(seeds.serverSeed, seeds.clientSeed, seeds.nonce, bet.floatsNeeded));
+            return { ...settled, payout: applyMultiplier(amount, settled.multiplier4) };
+          },
+          refusal: () => freeBetRefusal(deps, campaignId, session.playerRef),
+        },
+      );
+      const credit = opened.credit!;
+      const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
+      const before = await latestBalance(deps.db, session.operatorId, session.playerRef, session.currency);
+      const finished = await creditAndFinish(deps, operator, opened.round, credit, scope, (final, sent, balance) => betViewOf(final, [sent], pair, { balance: balance ?? before }));
+      if (finished) return new StoredAnswer(finished.answer);
+      return betAnswer(deps, (await getRound(deps.db, opened.round.roundId)) ?? opened.round);
+    },
+  });
 }

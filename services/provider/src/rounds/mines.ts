@@ -30,13 +30,15 @@ import { AppError } from '../errors.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import { latestBalance } from '../sessions/player-balances.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
-import type { Tx } from '../store/db.js';
+import { isUniqueViolation, type Tx } from '../store/db.js';
 import { claimKey, runIdempotent, scopeOf, StoredAnswer, type IdempotencyScope } from './idempotency.js';
-import { closeAndCredit, closeRound, debitAndActivate, operatorFor, RoundBusyError } from './money-path.js';
+import { closeAndCredit, closeRound, debitAndActivate, openFreeBetRound, operatorFor, RoundBusyError } from './money-path.js';
+import { campaignForBet, freeBetRefusal } from './free-bets.js';
+import { floats } from '@gp/game-core/fairness';
 import { minesPlayerView, minesStateOf } from './player-view.js';
 import { advanceRound, openActiveRound, openingChecks, openRoundOfSessionPlayer, roundOfSession, runRoundAction, type AbandonedRoundHandler, type RoundDeps } from './round-actions.js';
-import { getRound, type Callback, type Round, type RoundWithContext } from './round-store.js';
-import { isFailed } from './round-status.js';
+import { getRound, openRoundOfPlayer, updateRound, type Callback, type Round, type RoundWithContext } from './round-store.js';
+import { isFailed, publicStatusOf } from './round-status.js';
 import { betView, betViewOf, failedRoundError, type PairView } from './round-view.js';
 
 export type MinesAnswer = Awaited<ReturnType<typeof betView>>;
@@ -67,6 +69,8 @@ export interface StartMinesInput {
   /** The start form with params (SPEC.md): `params.mineCount`. */
   params?: Record<string, unknown> | undefined;
   clientSeed?: string | undefined;
+  /** A free bet of this campaign (issue 17): no debit at start, one credit at close. */
+  freeBetCampaignId?: string | undefined;
 }
 
 /** `mineCount` comes top-level or as `params.mineCount`; both given and different is a VALIDATION_ERROR. */
@@ -79,6 +83,7 @@ function startParams(input: StartMinesInput): MinesParams {
 }
 
 export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): Promise<MinesAnswer> {
+  if (input.freeBetCampaignId !== undefined) return startFreeMinesRound(deps, input, input.freeBetCampaignId);
   const session = await deps.sessions.get(deps.db, input.sessionId);
   const params = startParams(input);
   const amount = parseAmount(input.amount, session.currency);
@@ -109,6 +114,49 @@ export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): 
       return minesAnswer(deps, (await getRound(deps.db, opened.round.roundId)) ?? opened.round);
     },
   }, deps.metrics);
+}
+
+/**
+ * A free Mines round (issue 17): the campaign's amount, its params as defaults under the
+ * request's. One transaction uses the free bet and opens the round `active` with its mines dealt
+ * (no debit); reveal and cashout then run as for any round, and the one credit at close carries
+ * `freeBet: true` and `campaignId`.
+ */
+async function startFreeMinesRound(deps: RoundDeps, input: StartMinesInput, campaignId: string): Promise<MinesAnswer> {
+  const session = await deps.sessions.get(deps.db, input.sessionId);
+  const amount = parseAmount(input.amount, session.currency);
+  const campaign = await campaignForBet(deps, session, campaignId, 'mines', amount);
+  const merged: Record<string, unknown> = { ...campaign.params, ...input.params };
+  if (input.mineCount !== undefined && input.params?.mineCount === undefined) delete merged.mineCount;
+  const params = startParams({ ...input, params: merged });
+  const scope = scopeOf(session, input.idempotencyKey, { op: 'mines:start', amount, clientSeed: input.clientSeed ?? null, params, freeBetCampaignId: campaignId });
+  return runIdempotent(deps.db, {
+    scope,
+    waitMs: deps.config.idempotencyWaitMs,
+    fromRound: (round) => minesAnswer(deps, round),
+    async execute() {
+      const { operator } = await openingChecks(deps, session, 'mines');
+      try {
+        const opened = await openFreeBetRound(
+          deps,
+          { session, operator, amount, clientSeed: input.clientSeed, gameType: 'mines', params: { ...params }, campaignId },
+          {
+            claim: scope,
+            deal: (seeds) => startMines(floats(seeds.serverSeed, seeds.clientSeed, seeds.nonce, MINES_FLOATS), params.mineCount),
+            refusal: () => freeBetRefusal(deps, campaignId, session.playerRef),
+          },
+        );
+        return minesAnswer(deps, opened.round);
+      } catch (err) {
+        if (isUniqueViolation(err, 'rounds_one_open_per_player')) {
+          const refusal = new AppError('ACTIVE_ROUND_EXISTS', 'finish the active Mines round first');
+          const open = await openRoundOfPlayer(deps.db, session.operatorId, session.playerRef, 'mines');
+          throw open ? refusal.withRound(open.roundId, publicStatusOf(open)) : refusal;
+        }
+        throw err;
+      }
+    },
+  });
 }
 
 /* ---------------------------------------------------------------------------------- actions */

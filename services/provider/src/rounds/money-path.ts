@@ -33,6 +33,7 @@ import { readCasinoBalance, type SessionWithToken } from '../sessions/sessions.j
 import { isUniqueViolation, storableText, type Db, type Queryable, type Tx } from '../store/db.js';
 import { currentSeedPair } from '../store/seed-pairs.js';
 import { KeyTaken, type IdempotencyScope } from './idempotency.js';
+import { useFreeBet } from './free-bet-store.js';
 import { isCleanRefusal, outcomeError, type WalletClient, type WalletOutcome, type WalletPath } from '../wallet/wallet-client.js';
 import {
   closeRoundWithCredit,
@@ -40,6 +41,7 @@ import {
   getRound,
   insertCallback,
   openRoundWithDebit,
+  openFreeBetRound as insertFreeBetRound,
   storeCreditAndFinish,
   storeDebitAndClose,
   storeDebitAndActivate,
@@ -101,9 +103,13 @@ export function debitBody(round: RoundRef, amount: bigint, launchToken: string) 
   };
 }
 
-/** /wallet/credit: the round's one credit, its total payout (0 for a loss). */
-export function creditBody(round: RoundRef, amount: bigint, launchToken: string) {
-  return debitBody(round, amount, launchToken);
+/**
+ * /wallet/credit: the round's one credit, its total payout (0 for a loss). A free bet's credit
+ * also carries `freeBet: true` and its `campaignId` (issue 17; no debit was sent for it).
+ */
+export function creditBody(round: RoundRef & Pick<Round, 'freeBetCampaignId'>, amount: bigint, launchToken: string) {
+  const body = debitBody(round, amount, launchToken);
+  return round.freeBetCampaignId ? { ...body, freeBet: true, campaignId: round.freeBetCampaignId } : body;
 }
 
 /** /wallet/rollback of the debit recorded under `debitIdempotencyKey`. */
@@ -757,4 +763,75 @@ export async function operatorFor(deps: MoneyDeps, operatorId: string): Promise<
   const operator = await deps.operators.getWithSecret(deps.db, operatorId);
   if (!operator) throw new AppError('INVALID_SESSION', 'unknown operator');
   return operator;
+}
+
+/* ------------------------------------------------------ free bets (issue 17): no debit, one credit */
+
+/** Thrown inside the opening transaction when the nonce moved on: the transaction (the free bet used) is rolled back and the opening starts again. */
+class NonceMoved extends Error {}
+
+export interface OpenFreeBetInput extends OpenRoundInput {
+  campaignId: string;
+}
+
+/**
+ * Opens a free-bet round: one transaction uses one of the player's free bets (free_bet_grants:
+ * `used + 1` only while `used < granted`, a concurrent request waits for the row and then finds
+ * none left) and, in one statement, takes the nonce and inserts the round with its campaign. No
+ * debit is recorded or sent, ever.
+ *  - a settled game (`settle`): the outcome is computed from the committed seed at the nonce first,
+ *    so the round is inserted with its result fixed (`credit_pending`) and its one credit recorded,
+ *    `freeBet: true` and `campaignId` in the body; a settlement that fails (dice's window) throws
+ *    before anything is written, so the free bet is never used (it stays the player's);
+ *  - Mines (`deal`): the round opens `active` with its dealt state.
+ * `refusal` says why no free bet could be used (ACTION_NOT_AVAILABLE); it is thrown with nothing written.
+ */
+export async function openFreeBetRound(
+  deps: MoneyDeps,
+  input: OpenFreeBetInput,
+  opts: {
+    claim: IdempotencyScope | null;
+    settle?: (pair: { serverSeed: string; clientSeed: string; nonce: bigint }) => Settlement;
+    deal?: (pair: { serverSeed: string; clientSeed: string; nonce: bigint }) => unknown;
+    refusal: () => Promise<AppError>;
+  },
+): Promise<{ round: Round; credit: Callback | null; serverSeed: string; serverSeedHash: string }> {
+  const { session, operator } = input;
+  const roundId = randomUUID();
+  const ref = { roundId, operatorId: session.operatorId, playerRef: session.playerRef, gameType: input.gameType, currency: session.currency, freeBetCampaignId: input.campaignId };
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const pair = await currentSeedPair(deps.db, session.operatorId, session.playerRef);
+    const seeds = { serverSeed: pair.serverSeed, clientSeed: input.clientSeed ?? pair.clientSeed, nonce: pair.nextNonce };
+    const settled = opts.settle?.(seeds);
+    const state = opts.deal?.(seeds);
+    try {
+      const opened = await deps.db.transaction(async (tx) => {
+        const used = await useFreeBet(tx, { campaignId: input.campaignId, operatorId: session.operatorId, playerRef: session.playerRef });
+        if (!used) return null;
+        const row = await insertFreeBetRound(tx, {
+          round: { ...ref, sessionId: session.sessionId, amount: input.amount, params: input.params, leaseUntil: settled ? leaseUntil(deps.config) : null, ...(state !== undefined ? { state } : {}) },
+          clientSeed: input.clientSeed,
+          expect: { seedPairId: pair.id, nonce: pair.nextNonce },
+          claim: opts.claim,
+          ...(settled
+            ? {
+                settled: {
+                  ...settled,
+                  credit: newCallback(deps, operator, ref, { operation: 'credit', purpose: 'win', key: creditKey(roundId), amount: settled.payout, body: creditBody(ref, settled.payout, session.launchToken) }),
+                },
+              }
+            : {}),
+        });
+        if (!row) throw new NonceMoved();
+        return row;
+      });
+      if (!opened) throw await opts.refusal();
+      if (opts.claim) opts.claim.claimed = true;
+      deps.onStatus?.(opened.round);
+      return opened;
+    } catch (err) {
+      if (!(err instanceof NonceMoved)) throw err;
+    }
+  }
+  throw new Error(`free-bet round ${roundId} could not take a nonce`);
 }

@@ -6,6 +6,7 @@
 import { type CurrencyCode, amountJson } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import { toBigInt, toIso, type Queryable } from '../store/db.js';
+import { callbackTotals } from './round-store.js';
 
 export const RECONCILIATION_TYPES = ['debit', 'credit', 'rollback', 'credit_pending', 'rollback_pending'] as const;
 export type ReconciliationType = (typeof RECONCILIATION_TYPES)[number];
@@ -20,6 +21,8 @@ export interface ReconciliationQuery {
   from?: string | undefined;
   to?: string | undefined;
   cursor?: string | undefined;
+  /** only the callbacks of free-bet rounds (true) or of paid ones (false) */
+  freeBet?: boolean | undefined;
   limit: number;
 }
 
@@ -36,6 +39,7 @@ interface Row {
   idempotency_key: string;
   status: string;
   created_at: Date | string;
+  free_bet_campaign_id?: string | null;
 }
 
 export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) {
@@ -44,6 +48,8 @@ export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) 
   if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
   if (q.status) query.where('status', q.status);
   if (q.type) query.where('type', q.type);
+  if (q.freeBet === true) query.whereNotNull('free_bet_campaign_id');
+  if (q.freeBet === false) query.whereNull('free_bet_campaign_id');
   if (q.from) query.where('created_at', '>=', q.from);
   if (q.to) query.where('created_at', '<', q.to);
   if (q.cursor) {
@@ -65,7 +71,45 @@ export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) 
       idempotencyKey: r.idempotency_key,
       status: r.status,
       createdAt: toIso(r.created_at),
+      // a free-bet round's callbacks say so (docs/free-bets.md); paid rows are as before
+      ...(r.free_bet_campaign_id ? { freeBet: true as const, campaignId: r.free_bet_campaign_id } : {}),
     })),
     nextCursor: rows.length > q.limit ? String(page[page.length - 1]!.id) : null,
+  };
+}
+
+/**
+ * Reconciliation totals (issue 17): per operator and currency, counts and sums of confirmed
+ * debits, credits and rollbacks and of unconfirmed credits and rollbacks, free-bet rounds apart
+ * from paid ones. A free-bet round has no debit: its `debits` stay 0 (a figure to check).
+ */
+export async function reconciliationTotals(db: Queryable, q: Pick<ReconciliationQuery, 'operatorId' | 'from' | 'to'>) {
+  const rows = await callbackTotals(db, q);
+  const zero = () => ({ count: 0, amount: 0n });
+  type Slot = { count: number; amount: bigint };
+  const groups = new Map<string, { operatorId: string; currency: CurrencyCode; paid: Record<'debits' | 'credits' | 'rollbacks' | 'creditsPending' | 'rollbacksPending', Slot>; freeBet: Record<'debits' | 'credits' | 'creditsPending', Slot> }>();
+  for (const r of rows) {
+    const id = `${r.operator_id}\u0000${r.currency}`;
+    let g = groups.get(id);
+    if (!g) {
+      g = {
+        operatorId: r.operator_id,
+        currency: r.currency,
+        paid: { debits: zero(), credits: zero(), rollbacks: zero(), creditsPending: zero(), rollbacksPending: zero() },
+        freeBet: { debits: zero(), credits: zero(), creditsPending: zero() },
+      };
+      groups.set(id, g);
+    }
+    const side = r.free_bet ? g.freeBet : g.paid;
+    const key = r.callback_status === 'succeeded' ? `${r.operation}s` : r.callback_status === 'pending' && r.operation !== 'debit' ? `${r.operation}sPending` : null;
+    const slot = key === null ? undefined : (side as Record<string, Slot | undefined>)[key];
+    if (!slot) continue; // failed debits moved no money; a pending debit is on its way to a rollback
+    slot.count += Number(r.count);
+    slot.amount += toBigInt(String(r.amount ?? '0'));
+  }
+  const out = <K extends string>(rec: Record<K, { count: number; amount: bigint }>, currency: CurrencyCode) =>
+    Object.fromEntries(Object.entries<{ count: number; amount: bigint }>(rec).map(([k, v]) => [k, { count: v.count, amount: amountJson(v.amount, currency) }])) as Record<K, { count: number; amount: ReturnType<typeof amountJson> }>;
+  return {
+    totals: [...groups.values()].map((g) => ({ operatorId: g.operatorId, currency: g.currency, paid: out(g.paid, g.currency), freeBet: out(g.freeBet, g.currency) })),
   };
 }

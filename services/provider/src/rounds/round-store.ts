@@ -37,6 +37,8 @@ export interface Round {
   createdAt: string;
   updatedAt: string;
   settledAt: string | null;
+  /** The free-bet campaign that paid the stake (no debit was sent); null for a paid round. */
+  freeBetCampaignId?: string | null;
 }
 
 interface RoundRow {
@@ -65,6 +67,7 @@ interface RoundRow {
   created_at: Date | string;
   updated_at: Date | string;
   settled_at: Date | string | null;
+  free_bet_campaign_id?: string | null;
 }
 
 /** NUMERIC(…, 4) multiplier text → scaled integer. */
@@ -102,6 +105,7 @@ export function roundFromRow(r: RoundRow): Round {
     createdAt: toIso(r.created_at),
     updatedAt: toIso(r.updated_at),
     settledAt: r.settled_at === null ? null : toIso(r.settled_at),
+    freeBetCampaignId: r.free_bet_campaign_id ?? null,
   };
 }
 
@@ -935,4 +939,94 @@ export async function pendingRoundCounts(db: Queryable, operatorIds: string[] | 
 export async function pendingRounds(db: Queryable, operatorIds: string[] | null, limit: number): Promise<Round[]> {
   const q = db<RoundRow>('rounds').whereIn('status', ['credit_pending', 'rollback_pending']).orderBy('updated_at').limit(limit);
   return (await scoped(q, 'operator_id', operatorIds)).map(roundFromRow);
+}
+
+/* ------------------------------------------------- free bets (issue 17): a round with no debit */
+
+export interface OpenFreeRound {
+  round: Omit<NewRound, 'seedPairId' | 'nonce' | 'clientSeed' | 'leaseUntil'> & { freeBetCampaignId: string; leaseUntil: Date | null };
+  /** a new client seed for the pair (CONTRACT.md §9), else the pair's */
+  clientSeed: string | undefined;
+  /** the outcome was computed from this pair at this nonce; the statement applies only if it is still the next one */
+  expect: { seedPairId: string; nonce: bigint };
+  claim: KeyClaim | null;
+  /**
+   * A settled game: the round is inserted with its result fixed (`credit_pending`) and its one
+   * credit recorded. Absent (Mines): the round opens `active` with its dealt `state`.
+   */
+  settled?: { result: unknown; multiplier4: bigint; payout: bigint; credit: NewCallback };
+}
+
+/**
+ * Opens a free-bet round in one statement, run inside the caller's transaction (which has just
+ * used one of the player's free bets, free_bet_grants): the nonce of the player's seed pair, the
+ * round with its campaign, no debit; a settled game's result and credit, or Mines' dealt state;
+ * the request's idempotency key. Null when the nonce moved on (nothing written by this statement).
+ */
+export async function openFreeBetRound(db: Queryable, o: OpenFreeRound): Promise<{ round: Round; credit: Callback | null; serverSeed: string; serverSeedHash: string } | null> {
+  const r = o.round;
+  const s = o.settled;
+  const values: unknown[] = [o.clientSeed ?? null, r.operatorId, r.playerRef, o.expect.seedPairId, o.expect.nonce.toString()];
+  values.push(r.roundId, r.operatorId, r.playerRef, r.sessionId, r.gameType, r.currency, r.amount.toString(), r.amount.toString(), JSON.stringify(r.params));
+  values.push(s ? 'credit_pending' : 'active', r.state === undefined ? null : JSON.stringify(r.state));
+  values.push(s ? JSON.stringify(s.result) : null, s ? multiplierToColumn(s.multiplier4) : null, s ? s.payout.toString() : null, s ? 'settled' : null, r.leaseUntil, r.freeBetCampaignId);
+  let credit = '';
+  if (s) {
+    credit = `, cb AS (${insertCallbackFrom('r')})`;
+    values.push(...callbackValues(s.credit));
+  }
+  let claim = '';
+  if (o.claim) {
+    claim = `, k AS (INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id) SELECT ?, ?, ?, ?, r.round_id FROM r RETURNING id)`;
+    values.push(o.claim.operatorId, o.claim.sessionId, o.claim.key, o.claim.requestHash);
+  }
+  const sql = `WITH pair AS (
+      UPDATE seed_pairs SET next_nonce = next_nonce + 1, client_seed = COALESCE(?::text, client_seed)
+      WHERE operator_id = ? AND player_ref = ? AND NOT revealed AND id = ? AND next_nonce = ?
+      RETURNING id, next_nonce - 1 AS nonce, client_seed, server_seed, server_seed_hash
+    ), r AS (
+      INSERT INTO rounds (round_id, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status, state, result, multiplier, payout, close_status, lease_until, free_bet_campaign_id)
+      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, pair.id, pair.nonce, pair.client_seed, ?, ?::jsonb, ?::jsonb, ?::numeric, ?::numeric, ?, ?::timestamptz, ? FROM pair
+      RETURNING *
+    )${credit}${claim}
+    SELECT r.*, ${s ? 'cb.id AS cb_id, cb.created_at AS cb_created_at, cb.updated_at AS cb_updated_at, ' : ''}pair.server_seed AS pair_server_seed, pair.server_seed_hash AS pair_server_seed_hash
+    FROM r, pair${s ? ', cb' : ''}`;
+  const res = await db.raw(sql, values as Knex.RawBinding[]);
+  const row = (res.rows as (RoundRow & { cb_id?: string; cb_created_at?: Date; cb_updated_at?: Date; pair_server_seed: string; pair_server_seed_hash: string })[])[0];
+  if (!row) return null;
+  const round = roundFromRow(row);
+  const cb = s && row.cb_id !== undefined ? callbackRecorded({ ...s.credit, roundId: round.roundId }, { cb_id: row.cb_id, cb_created_at: row.cb_created_at!, cb_updated_at: row.cb_updated_at! }) : null;
+  return { round, credit: cb, serverSeed: row.pair_server_seed, serverSeedHash: row.pair_server_seed_hash };
+}
+
+/** Free-bet figures of the reconciliation totals: confirmed and pending credits of free-bet rounds, and the paid side, per operator and currency. */
+export interface MoneyTotalsRow {
+  operator_id: string;
+  currency: CurrencyCode;
+  free_bet: boolean;
+  operation: CallbackOperation;
+  callback_status: CallbackStatus;
+  count: string | number;
+  amount: string | null;
+}
+
+/** Sums of wallet callbacks by operator, currency, free bet or paid, operation and status (the reconciliation totals). */
+export async function callbackTotals(db: Queryable, filter: { operatorId?: string | undefined; from?: string | undefined; to?: string | undefined }): Promise<MoneyTotalsRow[]> {
+  const q = db('wallet_callbacks as c')
+    .join('rounds as r', 'r.round_id', 'c.round_id')
+    .select('c.operator_id', 'c.currency', 'c.operation', 'c.callback_status', db.raw('(r.free_bet_campaign_id IS NOT NULL) AS free_bet'), db.raw('count(*) AS count'), db.raw('sum(c.amount) AS amount'))
+    .groupBy('c.operator_id', 'c.currency', 'c.operation', 'c.callback_status', db.raw('(r.free_bet_campaign_id IS NOT NULL)'));
+  if (filter.operatorId) q.where('c.operator_id', filter.operatorId);
+  if (filter.from) q.where('c.created_at', '>=', filter.from);
+  if (filter.to) q.where('c.created_at', '<', filter.to);
+  return (await q) as MoneyTotalsRow[];
+}
+
+/** The free-bet rounds of a campaign per player that are still open or settled: used for the campaign view's payout figures. */
+export async function campaignPayouts(db: Queryable, campaignId: string): Promise<{ rounds: number; paidOut: bigint; pending: number }> {
+  const row = (await db('rounds')
+    .where({ free_bet_campaign_id: campaignId })
+    .select(db.raw('count(*) AS rounds'), db.raw(`coalesce(sum(payout) FILTER (WHERE status IN ('settled', 'cashed_out', 'busted')), 0) AS paid_out`), db.raw(`count(*) FILTER (WHERE status IN ('credit_pending', 'active')) AS pending`))
+    .first()) as { rounds: string | number; paid_out: string | number; pending: string | number };
+  return { rounds: Number(row.rounds), paidOut: toBigInt(String(row.paid_out)), pending: Number(row.pending) };
 }

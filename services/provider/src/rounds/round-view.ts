@@ -88,6 +88,7 @@ export interface BetView {
     playerRef: string;
     createdAt: string;
     settledAt: string | null;
+    freeBetCampaignId?: string;
   };
   result: GameResult | null;
   fairness: { serverSeedHash: string | null; clientSeed: string; nonce: number; serverSeed?: string };
@@ -141,6 +142,7 @@ export function betViewOf(round: Round, callbacks: Callback[], pair: PairView | 
   if (round.errorCode && ['cancelled', 'rollback_pending', 'error'].includes(round.status)) {
     view.error = { code: round.errorCode, message: round.errorMessage };
   }
+  if (round.freeBetCampaignId) view.bet.freeBetCampaignId = round.freeBetCampaignId;
   if (opts.balance !== undefined && opts.balance !== null) view.balance = money(opts.balance);
   if (opts.audit) view.casinoCallbackAudit = callbacks.map(auditRecord);
   return view;

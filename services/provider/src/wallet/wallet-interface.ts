@@ -61,8 +61,21 @@ export const debitRequest = z
   .object({ operatorId, playerRef, launchToken, gameType, roundId, amount: amountText('Above 0.'), currency })
   .meta({ id: 'DebitRequest' });
 export const creditRequest = z
-  .object({ operatorId, playerRef, launchToken, gameType, roundId, amount: amountText('0 or more: a lost round is closed by a credit of 0.'), currency })
-  .meta({ id: 'CreditRequest', description: 'Sent for every closed round; also after the session ended (do not refuse it for an expired launch token).' });
+  .object({
+    operatorId,
+    playerRef,
+    launchToken,
+    gameType,
+    roundId,
+    amount: amountText('0 or more: a lost round is closed by a credit of 0.'),
+    currency,
+    freeBet: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'Free-bet extension (docs/free-bets.md): present (true) only on the credit of a free bet. No debit was sent for its round: pay the amount out of the campaign, ledger it as a free-bet payout.' }),
+    campaignId: z.string().min(1).optional().meta({ description: 'With `freeBet`: the free-bet campaign (as created through POST /api/free-bet-campaigns) that funded the round.' }),
+  })
+  .meta({ id: 'CreditRequest', description: 'Sent for every closed round; also after the session ended (do not refuse it for an expired launch token). A free bet\'s credit also carries `freeBet: true` and `campaignId`.' });
 export const rollbackRequest = z
   .object({
     operatorId,
@@ -153,7 +166,7 @@ export const WALLET_OPERATIONS: readonly WalletOperation[] = [
     path: '/wallet/credit',
     summary: 'Pay a round out',
     description:
-      'Once per closed round with the total payout (0 for a loss). The round stays credit_pending and the same request is retried (cron, next session) until it is answered 2xx; credits are never rolled back.',
+      'Once per closed round with the total payout (0 for a loss). The round stays credit_pending and the same request is retried (cron, next session) until it is answered 2xx; credits are never rolled back. A free bet (docs/free-bets.md) has no debit: its one credit carries `freeBet: true` and `campaignId`; accept it without a matching debit, pay it as the campaign says, and keep it apart from paid rounds in your books.',
     request: creditRequest,
     answer: moneyAnswer,
   },

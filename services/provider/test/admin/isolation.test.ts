@@ -17,6 +17,9 @@ let bAdmin: StaffSession;
 let platform: StaffSession;
 let roundB = '';
 let roundA = '';
+let campaignA = '';
+let campaignB = '';
+const campaign = (operatorId: string) => ({ operatorId, gameType: 'dice', amount: 1, params: { target: 50.5, direction: 'over' }, betsPerPlayer: 2, playerRefs: ['p1'], expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
 
 interface Req {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -68,6 +71,23 @@ const RULES: Record<string, { rule: StaffRule; other?: () => Req; own?: () => Re
   'GET /api/admin/reconciliation': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/reconciliation?operatorId=b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/reconciliation' }) },
   'GET /api/admin/reconciliation/totals': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/reconciliation/totals?operatorId=b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/reconciliation/totals' }) },
   'GET /api/admin/reconciliation.csv': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/reconciliation.csv?operatorId=b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/reconciliation.csv' }) },
+  'POST /api/admin/free-bet-campaigns': {
+    rule: { role: 'admin', scope: 'list' },
+    other: () => ({ method: 'POST', url: '/api/admin/free-bet-campaigns', payload: campaign('b-usd') }),
+    own: () => ({ method: 'POST', url: '/api/admin/free-bet-campaigns', payload: campaign('a-usd') }),
+  },
+  'GET /api/admin/free-bet-campaigns': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/free-bet-campaigns?operatorId=b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/free-bet-campaigns' }) },
+  'GET /api/admin/free-bet-campaigns/:campaignId': { rule: { role: 'viewer', scope: 'campaign' }, other: () => ({ method: 'GET', url: `/api/admin/free-bet-campaigns/${campaignB}` }), own: () => ({ method: 'GET', url: `/api/admin/free-bet-campaigns/${campaignA}` }) },
+  'POST /api/admin/free-bet-campaigns/:campaignId/players': {
+    rule: { role: 'admin', scope: 'campaign' },
+    other: () => ({ method: 'POST', url: `/api/admin/free-bet-campaigns/${campaignB}/players`, payload: { playerRefs: ['p2'] } }),
+    own: () => ({ method: 'POST', url: `/api/admin/free-bet-campaigns/${campaignA}/players`, payload: { playerRefs: ['p2'] } }),
+  },
+  'POST /api/admin/free-bet-campaigns/:campaignId/cancel': {
+    rule: { role: 'admin', scope: 'campaign' },
+    other: () => ({ method: 'POST', url: `/api/admin/free-bet-campaigns/${campaignB}/cancel` }),
+    own: () => ({ method: 'POST', url: `/api/admin/free-bet-campaigns/${campaignA}/cancel` }),
+  },
   'GET /api/admin/dashboard': {
     rule: { role: 'viewer', scope: 'list' },
     other: () => ({ method: 'GET', url: `/api/admin/dashboard?operatorId=b-usd&from=2020-01-01T00:00:00Z&to=2020-02-01T00:00:00Z` }),
@@ -86,6 +106,11 @@ beforeAll(async () => {
   }
   roundA = await playDice(t, 'a-usd');
   roundB = await playDice(t, 'b-usd');
+  for (const [id, set] of [['a-usd', (v: string) => (campaignA = v)], ['b-usd', (v: string) => (campaignB = v)]] as const) {
+    const res = await t.app.inject({ method: 'POST', url: '/api/admin/free-bet-campaigns', headers: adminHeaders, payload: campaign(id) });
+    expect(res.statusCode, res.body).toBe(201);
+    set(res.json().campaignId);
+  }
   platform = await staffSession(t, 'root@platform.test', 'platform_admin', null);
   aAdmin = await staffSession(t, 'admin@a.test', 'admin', 'casino-a');
   aViewer = await staffSession(t, 'viewer@a.test', 'viewer', 'casino-a');

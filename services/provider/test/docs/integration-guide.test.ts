@@ -37,9 +37,9 @@ describe('docs/integration.md', () => {
     expect(sign(secret!, 'POST', path!, timestamp!, nonce!, body)).toBe(expected);
   });
 
-  it('has the four sequences as Mermaid diagrams and is linked from the README', () => {
-    expect(guide.match(/```mermaid\nsequenceDiagram/g)).toHaveLength(4);
-    for (const heading of ['### A launch', '### A settled bet', '### A Mines round', '### A Blackjack round', '## 9. Go-live checklist', '## 10. Troubleshooting by error code']) {
+  it('has the four sequences (and the free bet\'s) as Mermaid diagrams and is linked from the README', () => {
+    expect(guide.match(/```mermaid\nsequenceDiagram/g)).toHaveLength(5);
+    for (const heading of ['### A launch', '### A settled bet', '### A Mines round', '### A Blackjack round', '### A free bet', '## 9. Go-live checklist', '## 10. Troubleshooting by error code']) {
       expect(guide).toContain(heading);
     }
     expect(readFileSync(new URL('README.md', root), 'utf8')).toContain('](docs/integration.md)');

@@ -69,7 +69,7 @@ beforeAll(async () => {
     env: { LOG_LEVEL: 'info' },
     logger: { stream: sink },
     requestLogging: true,
-    config: { rateLimits: { authFailuresPerMinute: 1_000_000 } },
+    config: { rateLimits: { authFailuresPerMinute: 1_000_000, sessionPerMinute: 1_000_000, ipPerMinute: 1_000_000, loginPerMinute: 1_000_000 } },
   });
   player = await w.player('fuzzer', { balance: '100000', launchMode: 'lobby' });
   const bet = await w.bet(player, 'dice', 1, { target: 50, direction: 'over' });

@@ -44,7 +44,15 @@ describe('every route declares who may call it', () => {
     expect(table.length).toBeGreaterThan(15);
     for (const r of table) expect(ROUTE_AUTH).toContain(r.auth);
     const protectedUrls = new Set(table.filter((r) => PROTECTED_AUTH.includes(r.auth)).map((r) => r.url));
-    expect([...protectedUrls].filter((u) => !u.startsWith('/api/admin/')).sort()).toEqual(['/api/cron/wallet-retries', '/api/reconciliation']);
+    expect([...protectedUrls].filter((u) => !u.startsWith('/api/admin/')).sort()).toEqual([
+      '/api/cron/wallet-retries',
+      '/api/free-bet-campaigns',
+      '/api/free-bet-campaigns/:campaignId',
+      '/api/free-bet-campaigns/:campaignId/cancel',
+      '/api/free-bet-campaigns/:campaignId/players',
+      '/api/reconciliation',
+      '/api/reconciliation/totals',
+    ]);
     expect([...protectedUrls]).toEqual(expect.arrayContaining(['/api/admin/operators', '/api/admin/operators/:operatorId']));
     // the admin API: staff routes (a session or the bearer token; test/admin/isolation.test.ts lists each rule), but sign-in
     for (const r of table) if (r.url.startsWith('/api/admin/') && !r.url.startsWith('/api/admin/auth/csrf') && !r.url.startsWith('/api/admin/auth/login')) expect(r.auth).toBe('staff');

@@ -45,7 +45,7 @@ const call = async (...args: Parameters<World['call']>): Promise<Answer> => {
 
 beforeAll(async () => {
   tap = await startTap();
-  w = await startWorld([{ operatorId: OP, callbackBaseUrl: `${tap.url}/casino` }], { env: { LOG_LEVEL: 'info' }, logger: { stream: sink }, requestLogging: true, config: { rateLimits: { authFailuresPerMinute: 1_000_000 } } });
+  w = await startWorld([{ operatorId: OP, callbackBaseUrl: `${tap.url}/casino` }], { env: { LOG_LEVEL: 'info' }, logger: { stream: sink }, requestLogging: true, config: { rateLimits: { authFailuresPerMinute: 1_000_000, sessionPerMinute: 1_000_000, ipPerMinute: 1_000_000, loginPerMinute: 1_000_000 } } });
   tap.target = w.casino.url;
   p = await w.player('sec-1', { balance: '10000' });
   secrets.add(p.launchToken);

@@ -7,7 +7,7 @@ import { placeBet } from '../../rounds/bets.js';
 import { getRound } from '../../rounds/round-store.js';
 import { betView } from '../../rounds/round-view.js';
 import { playerResultView } from '../../rounds/player-view.js';
-import { amountSchema, clientSeedSchema, gameTypeSchema, idempotencyKeySchema, queryInt, roundIdParams, sessionIdSchema } from '../schemas.js';
+import { amountSchema, clientSeedSchema, gameTypeSchema, idempotencyKeySchema, idText, queryInt, roundIdParams, sessionIdSchema } from '../schemas.js';
 import { betAnswer, playerBetsAnswer } from '../answers.js';
 import { playerBets } from '../../rounds/player-bets.js';
 
@@ -19,6 +19,8 @@ const betBody = z
     idempotencyKey: idempotencyKeySchema,
     clientSeed: clientSeedSchema.optional(),
     params: z.record(z.string(), z.unknown()).optional(),
+    /** A free bet of this campaign (docs/free-bets.md): `amount` must be the campaign's; no debit. */
+    freeBetCampaignId: idText(200).optional(),
   })
   .strict();
 

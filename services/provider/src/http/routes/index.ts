@@ -14,6 +14,7 @@ import { adminStaffRoutes } from './admin/staff.js';
 import { betRoutes } from './bets.js';
 import { blackjackRoutes } from './blackjack.js';
 import { fairnessRoutes } from './fairness.js';
+import { freeBetRoutes } from './free-bets.js';
 import { gamePageRoutes } from './game-page.js';
 import { gamesCatalogueRoutes } from './games-catalogue.js';
 import { healthRoutes } from './health.js';
@@ -50,4 +51,5 @@ export function registerRoutes(app: AppInstance, s: Services): void {
   adminAuditRoutes(app, s);
   adminRoundRoutes(app, s);
   adminReportRoutes(app, s);
+  freeBetRoutes(app, s);
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Services } from '../../services.js';
 import type { AppInstance } from '../zod-provider.js';
 import { activeMinesRound, cashoutMinesRound, getMinesRound, revealMinesTile, startMinesRound } from '../../rounds/mines.js';
-import { amountSchema, clientSeedSchema, idempotencyKeySchema, roundIdParams, sessionIdSchema } from '../schemas.js';
+import { amountSchema, clientSeedSchema, idempotencyKeySchema, idText, roundIdParams, sessionIdSchema } from '../schemas.js';
 import { activeRoundAnswer, betAnswer } from '../answers.js';
 
 const mineCountSchema = z.number().int().min(1).max(24);
@@ -17,6 +17,8 @@ const startBody = z
     clientSeed: clientSeedSchema.optional(),
     /** The start form with params (SPEC.md): `params.mineCount`, checked with the game's schema. */
     params: z.record(z.string(), z.unknown()).optional(),
+    /** A free bet of this campaign (docs/free-bets.md): `amount` must be the campaign's; no debit. */
+    freeBetCampaignId: idText(200).optional(),
   })
   .strict();
 

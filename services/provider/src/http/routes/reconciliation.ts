@@ -14,6 +14,8 @@ const query = z.object({
   to: queryTime.optional(),
   cursor: z.string().regex(/^[0-9]{1,18}$/, 'must be a cursor this route answered').optional(),
   limit: queryInt(1, 500, 100),
+  /** `true`: only callbacks of free-bet rounds; `false`: only paid ones (docs/free-bets.md) */
+  freeBet: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
 });
 
 export function reconciliationRoutes(app: AppInstance, s: Services): void {
