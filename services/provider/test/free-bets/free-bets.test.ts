@@ -254,6 +254,10 @@ describe('free Mines rounds', () => {
     const roundId = start.body.roundId!;
     expect((start.body.bet as { freeBetCampaignId: string }).freeBetCampaignId).toBe(c.campaignId);
     expectNoDebit(roundId);
+    // a second free start while the round is open uses nothing
+    const second = await w.call('POST', '/api/mines/rounds', { sessionId: p.sessionId, amount: 1, idempotencyKey: newKey('ms'), freeBetCampaignId: c.campaignId });
+    expect(second.body).toMatchObject({ code: 'ACTIVE_ROUND_EXISTS', roundId });
+    expect(await freeBetsLeft(p)).toEqual([expect.objectContaining({ remaining: 2, used: 1 })]);
 
     expect((await signed('fb-a', 'POST', `/api/free-bet-campaigns/${c.campaignId}/cancel`)).body.status).toBe('cancelled');
     expect(await freeBetsLeft(p)).toEqual([]);
