@@ -181,10 +181,11 @@ interface Shared {
 function sameAnswer(a: Answer, b: Answer): boolean {
   if (a.status === 0 || b.status === 0) return true; // one never arrived
   if (a.body.code === 'IDEMPOTENCY_IN_PROGRESS' || b.body.code === 'IDEMPOTENCY_IN_PROGRESS') return true;
+  // refused before any round (circuit open, Redis down): nothing stored, so the other may have made the round
+  if (a.status >= 500 && !a.body.roundId) return true;
+  if (b.status >= 500 && !b.body.roundId) return true;
   const pending = ['credit_pending', 'rollback_pending'];
   if (pending.includes(String(a.body.roundStatus)) || pending.includes(String(b.body.roundStatus))) return a.body.roundId === b.body.roundId;
-  if (a.status >= 500 && !a.body.roundId) return true; // refused before any round (circuit open, Redis down): nothing stored
-  if (b.status >= 500 && !b.body.roundId) return true;
   return a.status === b.status && a.text.length > 0 && sameJson(a.body, b.body);
 }
 
