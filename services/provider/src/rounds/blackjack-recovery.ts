@@ -109,7 +109,9 @@ export async function resolveExtraDebits(deps: MoneyDeps, operator: OperatorWith
     const status = await rollbackExtraDebit(deps, operator, round, debit, `${debit.purpose} interrupted`);
     const error =
       debit.callbackStatus === 'succeeded'
-        ? new AppError('INTERNAL_ERROR', `the ${debit.purpose} was interrupted after its debit; the debit is rolled back`)
+        ? // Our process stopped between the casino's confirmation and the action: not the request's fault nor the
+          // casino's. 503 as when a store is unavailable; the action did not happen and may be asked again (new key).
+          new AppError('NOT_READY', `the ${debit.purpose} was interrupted by a restart after its debit; the debit is rolled back and the hand is as it was`, { ready: false, checks: { process: 'restarted' } })
         : extraDebitError(debit);
     await completeInterruptedKeys(deps.db, debit, error.withRound(round.roundId, 'active'));
     sent.push(status === 'succeeded' ? 'succeeded' : 'pending');

@@ -254,9 +254,14 @@ describe('a worker that stops in the middle of an extra debit', () => {
     const p = await newPlayer('bj-crash-confirmed');
     const id = await scripted(t, p.sessionId, ['5S', '6D', '9H', '7C', '10D', '2C']);
     const balance = w.balance(p);
-    const leaseRunsOut = await strandedDouble(p, id, key('double'), { send: true });
+    const k = key('double');
+    const leaseRunsOut = await strandedDouble(p, id, k, { send: true });
     expect(w.balance(p)).toBe(balance - 100n);
     await leaseRunsOut();
+    // the debit was sent but its answer never stored: ambiguous, rolled back; the key answers CASINO_TIMEOUT
+    const replay = await act(t, p.sessionId, id, 'double', k);
+    expect(replay.json()).toMatchObject({ code: 'CASINO_TIMEOUT', roundId: id, roundStatus: 'active' });
+    expect(w.balance(p)).toBe(balance);
     const bet = await ok(act(t, p.sessionId, id, 'stand'));
     expect(bet.roundStatus).toBe('settled');
     // the dealer busts with the card the double would have taken: the un-doubled hand wins its stake
@@ -269,6 +274,34 @@ describe('a worker that stops in the middle of an extra debit', () => {
       ['credit', ':credit', 200],
     ]);
     expect(w.balance(p)).toBe(balance + 200n);
+    await expectOneCredit(id);
+  });
+});
+
+describe('a worker that stops after the casino confirmed an extra debit and the answer was stored', () => {
+  it('the debit is rolled back and the action key answers 503 NOT_READY (never a 500); the hand plays on', async () => {
+    const p = await newPlayer('bj-crash-stored');
+    const id = await scripted(t, p.sessionId, ['5S', '6D', '9H', '7C', '10D', '2C']);
+    const balance = w.balance(p);
+    const deps = t.services.money;
+    const round = (await getRound(t.services.db, id))!;
+    const operator = await operatorFor(deps, round.operatorId);
+    const k = key('double');
+    const debit = await t.services.db.transaction(async (tx) => {
+      const leased = await updateRound(tx, id, 'active', { leaseUntil: new Date(Date.now() + 60_000), bumpVersion: true }, round.version);
+      const cb = await recordExtraDebit(tx, deps, operator, leased!, { kind: 'double', hand: 0, amount: 100n, launchToken: p.launchToken });
+      await claimKey(tx, { operatorId: OP, sessionId: p.sessionId, key: k, requestHash: requestHash({ op: 'blackjack:action', roundId: id, action: 'double' }) }, id);
+      return cb;
+    });
+    expect((await deps.wallet.call(operator, '/wallet/debit', deps.box.open(debit.requestBodyEnc), debit.idempotencyKey)).kind).toBe('confirmed');
+    // the worker stored the casino's answer, then stopped before applying the double
+    await t.services.db('wallet_callbacks').where({ id: debit.id }).update({ callback_status: 'succeeded', status_code: 200, attempt_count: 1 });
+    await t.services.db('rounds').where({ round_id: id }).update({ lease_until: new Date(Date.now() - 1000) });
+    const replay = await act(t, p.sessionId, id, 'double', k);
+    expect(replay.statusCode).toBe(503);
+    expect(replay.json()).toMatchObject({ code: 'NOT_READY', roundId: id, roundStatus: 'active' });
+    expect(w.balance(p)).toBe(balance);
+    await ok(act(t, p.sessionId, id, 'stand'));
     await expectOneCredit(id);
   });
 });
