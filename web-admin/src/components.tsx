@@ -138,6 +138,25 @@ export function Kpi({ label, value, hint, testId }: { label: string; value: Reac
 export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;
   const e = error as { code?: string; message?: string };
+  if (e.code === 'FORBIDDEN') {
+    return (
+      <div className="denied" role="alert">
+        <span className="denied-icon">!</span>
+        <div>
+          <h2>No access</h2>
+          <p>
+            This belongs to another casino, or your role may only read. Your account sees the profiles, rounds, reconciliation and staff of its own casino.
+          </p>
+          <div className="alert error">
+            <strong>FORBIDDEN</strong> {e.message}
+          </div>
+          <p className="small" style={{ marginTop: 12 }}>
+            <NavLink to="/">Back to the dashboard</NavLink>
+          </p>
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="alert error" role="alert">
       {e.code && e.code !== 'ERROR' ? <strong>{e.code}</strong> : null} {e.message ?? String(error)}

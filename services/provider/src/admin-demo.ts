@@ -45,9 +45,9 @@ async function playDemoBets(app: AppInstance): Promise<void> {
   const players = ['alice', 'bob', 'carol', 'dave'];
   for (const operatorId of ['demo-usd', 'demo-eur']) {
     for (const playerRef of players) {
-      const launch = await app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId, playerRef, gameType: 'dice' } });
+      const launch = await app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId, playerRef, gameType: 'dice', launchMode: 'lobby' } });
       if (launch.statusCode !== 200) continue;
-      const session = await app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId, launchToken: launch.json().launchToken, gameType: 'dice' } });
+      const session = await app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId, launchToken: launch.json().launchToken, gameType: 'dice', launchMode: 'lobby' } });
       if (session.statusCode !== 200) continue;
       const sessionId = session.json().sessionId as string;
       for (let i = 0; i < 6; i++) {

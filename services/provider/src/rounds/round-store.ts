@@ -904,7 +904,6 @@ export async function callbackHealth(db: Queryable, r: FigureRange): Promise<{ o
     .select(db.raw(`percentile_cont(0.95) WITHIN GROUP (ORDER BY ${latency}) FILTER (WHERE ${answeredFirst}) AS p95_ms`))
     .where('created_at', '>=', r.from)
     .where('created_at', '<', r.to)
-    .whereNot('callback_status', 'pending')
     .groupBy('operator_id')
     .orderBy('operator_id');
   const rows = (await scoped(q, 'operator_id', r.operatorIds)) as { operator_id: string; n: string | number; errors: string | number; mean_ms: string | number | null; p95_ms: string | number | null }[];

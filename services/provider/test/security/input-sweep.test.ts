@@ -99,7 +99,7 @@ function partsOf(schema: Record<string, unknown> | undefined): Part[] {
 }
 
 function headersFor(auth: string): Record<string, string> {
-  if (auth === 'admin' || auth === 'admin-or-operator') return { authorization: `Bearer ${ADMIN_TOKEN}` };
+  if (auth === 'admin' || auth === 'admin-or-operator' || auth === 'staff') return { authorization: `Bearer ${ADMIN_TOKEN}` };
   if (auth === 'cron') return { authorization: `Bearer ${CRON_SECRET}` };
   return {};
 }

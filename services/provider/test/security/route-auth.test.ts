@@ -100,7 +100,7 @@ describe('protected routes refuse an anonymous caller under every spelling of th
       }
     }
     expect(checked).toBeGreaterThan(150);
-  });
+  }, 180_000); // over a thousand requests since the admin console's routes joined
 
   it('the reported bypass: GET and PUT /api/%61dmin/operators are refused, and no profile changes', async () => {
     const before = await t.services.db('operators').select('operator_id', 'callback_base_url', 'secret_enc').orderBy('operator_id');
