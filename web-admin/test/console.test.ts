@@ -43,7 +43,7 @@ async function play(operatorId: string, playerRef: string, bets: number, params 
 
 beforeAll(async () => {
   casino = await startReferenceCasino({ operators: Object.fromEntries(OPERATORS.map((o) => [o.id, { secret: secretOf(o.id), currency: o.currency, decimals: 2 }])) });
-  t = await createTestApp({ listen: true, config: { rateLimits: { authFailuresPerMinute: 1000 } } });
+  t = await createTestApp({ listen: true, config: { rateLimits: { authFailuresPerMinute: 1000, sessionPerMinute: 1_000_000, ipPerMinute: 1_000_000, loginPerMinute: 1000 } } });
   base = t.url;
   for (const o of OPERATORS) {
     const res = await t.app.inject({

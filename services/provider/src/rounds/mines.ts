@@ -37,7 +37,7 @@ import { campaignForBet, freeBetRefusal } from './free-bets.js';
 import { floats } from '@gp/game-core/fairness';
 import { minesPlayerView, minesStateOf } from './player-view.js';
 import { advanceRound, openActiveRound, openingChecks, openRoundOfSessionPlayer, roundOfSession, runRoundAction, type AbandonedRoundHandler, type RoundDeps } from './round-actions.js';
-import { getRound, openRoundOfPlayer, updateRound, type Callback, type Round, type RoundWithContext } from './round-store.js';
+import { getRound, openRoundOfPlayer, type Callback, type Round, type RoundWithContext } from './round-store.js';
 import { isFailed, publicStatusOf } from './round-status.js';
 import { betView, betViewOf, failedRoundError, type PairView } from './round-view.js';
 
