@@ -75,9 +75,15 @@ async function main(): Promise<void> {
   if (config.demoOperator) console.log(`Demo operator: demo-usd (sandbox://demo-casino). Try: curl -s -XPOST ${address}/sandbox/launch -H 'content-type: application/json' -d '{"operatorId":"demo-usd","playerRef":"alice","gameType":"dice"}'`);
   // Printed once to the terminal of a development start, never logged.
   if (generatedAdminToken) console.log(`Development admin token (ADMIN_TOKEN unset): ${generatedAdminToken}`);
-  if (!config.production && config.demoOperator) {
-    const demo = await seedAdminDemo(app, services);
-    console.log(`Admin console: ${address}/admin/  (demo platform admin ${demo.email} / ${demo.password}; casino viewer ${demo.viewerEmail} / ${demo.viewerPassword}; new passwords at every start)`);
+  // The console's demo logins and data: only on the embedded default that `npm start` meets — a
+  // real database (DATABASE_URL) gets no fake bets, and `npm run admin:create` makes the first admin.
+  if (!config.production && config.demoOperator && services.dbHandle.mode === 'embedded' && !stopping) {
+    try {
+      const demo = await seedAdminDemo(app, services);
+      console.log(`Admin console: ${address}/admin/  (demo platform admin ${demo.email} / ${demo.password}; casino viewer ${demo.viewerEmail} / ${demo.viewerPassword}; new passwords at every start)`);
+    } catch (err) {
+      if (!stopping) app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'admin console demo data not created');
+    }
   }
 }
 

@@ -400,13 +400,6 @@ export async function creditAndFinish<A>(
   return { answer, round: stored };
 }
 
-/** A Mines or Blackjack round whose debit was confirmed becomes playable; null when the retry job took it over meanwhile. */
-export async function activateRound(deps: MoneyDeps, round: Round): Promise<Round | null> {
-  const active = await updateRound(deps.db, round.roundId, 'debit_requested', { status: 'active', leaseUntil: null });
-  if (active) deps.onStatus?.(active);
-  return active;
-}
-
 /* ------------------------------------------- Mines and Blackjack: each step of a round in one statement */
 
 const KEY_CONSTRAINT = 'idempotency_records_operator_id_session_id_idempotency_key_unique';
