@@ -15,6 +15,8 @@
  *   gp_bets_total{game,currency}                              bets closed with their credit confirmed
  *   gp_bet_stake_minor_units_total{game,currency}             their stakes, in the currency's minor units
  *   gp_bet_payout_minor_units_total{game,currency}            their payouts, in minor units
+ *   gp_free_bets_total{game,currency}                         free bets (issue 17) closed with their credit confirmed: no stake
+ *   gp_free_bet_payout_minor_units_total{game,currency}       their payouts (paid by the operator's campaign), in minor units
  *   gp_idempotent_replays_total{outcome}                      duplicates answered by replay, conflicts, still in progress
  *   gp_nodejs_*, gp_process_*                                 prom-client's default metrics (event-loop lag, CPU, memory, GC)
  *
@@ -48,6 +50,8 @@ export interface RoundFigures {
   status: string;
   totalStaked: bigint;
   payout: bigint | null;
+  /** a free bet: no stake was debited, the payout is the campaign's */
+  freeBetCampaignId?: string | null;
 }
 
 export type ReplayOutcome = 'replayed' | 'conflict' | 'in_progress';
@@ -124,6 +128,13 @@ export function createMetrics(): Metrics {
   const payouts = new Counter({
     name: 'gp_bet_payout_minor_units_total',
     help: "Payouts of those bets, in the currency's minor units",
+    labelNames: ['game', 'currency'],
+    registers,
+  });
+  const freeBets = new Counter({ name: 'gp_free_bets_total', help: 'Free bets (no debit) whose round closed with its credit confirmed, by game and currency', labelNames: ['game', 'currency'], registers });
+  const freePayouts = new Counter({
+    name: 'gp_free_bet_payout_minor_units_total',
+    help: "Payouts of free bets, in the currency's minor units (apart from gp_bet_payout_minor_units_total)",
     labelNames: ['game', 'currency'],
     registers,
   });
@@ -222,6 +233,7 @@ export function createMetrics(): Metrics {
   const callDurationChild = childCache((operator, operation) => walletDuration.labels(operator!, operation!));
   const finalChild = childCache((game, status) => roundsFinal.labels(game!, status!));
   const moneyChild = childCache((game, currency) => ({ bets: bets.labels(game!, currency!), stakes: stakes.labels(game!, currency!), payouts: payouts.labels(game!, currency!) }));
+  const freeChild = childCache((game, currency) => ({ bets: freeBets.labels(game!, currency!), payouts: freePayouts.labels(game!, currency!) }));
   const replayChild = childCache((outcome) => replays.labels(outcome!));
 
   return {
@@ -238,6 +250,12 @@ export function createMetrics(): Metrics {
       if (!FINAL.has(round.status)) return;
       finalChild(`${round.gameType} ${round.status}`, round.gameType, round.status).inc();
       if (!PAID.has(round.status)) return;
+      if (round.freeBetCampaignId) {
+        const f = freeChild(`${round.gameType} ${round.currency}`, round.gameType, round.currency);
+        f.bets.inc();
+        if (round.payout !== null && round.payout > 0n) f.payouts.inc(Number(round.payout));
+        return;
+      }
       const m = moneyChild(`${round.gameType} ${round.currency}`, round.gameType, round.currency);
       m.bets.inc();
       // Exact while a series stays under 2^53 minor units (9e15: 90 million BTC in satoshi).

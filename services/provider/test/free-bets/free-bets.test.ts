@@ -120,8 +120,19 @@ describe('free bets on POST /api/bets', () => {
     expect(await freeBetsLeft(p)).toEqual([expect.objectContaining({ campaignId: c.campaignId, granted: 2, used: 0, remaining: 2 })]);
 
     const key = newKey('free');
+    const sample = async (name: string) => {
+      const body = (await w.t.services.metrics.render()).body;
+      const line = body.split('\n').find((l) => l.startsWith(`${name}{game="dice",currency="USD"} `));
+      return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+    };
+    const before = { free: await sample('gp_free_bets_total'), freePaid: await sample('gp_free_bet_payout_minor_units_total'), paid: await sample('gp_bets_total'), stakes: await sample('gp_bet_stake_minor_units_total') };
     const res = await freeBet(p, c.campaignId, { key });
     expect(res.status, res.text).toBe(200);
+    // /metrics counts it as a free bet, apart from paid bets and their stakes
+    expect(await sample('gp_free_bets_total')).toBe(before.free + 1);
+    expect(await sample('gp_free_bet_payout_minor_units_total')).toBe(before.freePaid + Math.round((res.body.bet as { payout: number }).payout * 100));
+    expect(await sample('gp_bets_total')).toBe(before.paid);
+    expect(await sample('gp_bet_stake_minor_units_total')).toBe(before.stakes);
     expect(res.body.roundStatus).toBe('settled');
     const bet = res.body.bet as { amount: number; payout: number; freeBetCampaignId: string };
     expect(bet.freeBetCampaignId).toBe(c.campaignId);
