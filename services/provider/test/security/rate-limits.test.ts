@@ -114,6 +114,11 @@ describe('rate limits', () => {
       const codes: number[] = [];
       for (let i = 0; i < 3; i++) codes.push((await app.inject({ method: 'POST', url: '/api/admin/test-login', headers: fromIp('198.51.100.1') })).statusCode);
       expect(codes).toEqual([200, 200, 429]);
+      // the console's real sign-in route carries the same policy (per IP, before the CSRF and password checks)
+      const login: number[] = [];
+      for (let i = 0; i < 3; i++) login.push((await app.inject({ method: 'POST', url: '/api/admin/auth/login', headers: fromIp('198.51.100.2'), payload: { email: 'x@y.test', password: 'wrong password' } })).statusCode);
+      expect(login.slice(0, 2).every((c) => c !== 429)).toBe(true);
+      expect(login[2]).toBe(429);
     } finally {
       await app.close();
     }

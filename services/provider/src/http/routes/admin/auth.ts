@@ -29,7 +29,7 @@ export function adminAuthRoutes(app: AppInstance, s: Services): void {
 
   app.post(
     '/api/admin/auth/login',
-    { config: { auth: 'public' }, schema: { operationId: 'adminLogin', summary: 'Staff sign-in: sets the session cookie', tags: ['admin'], body: loginBody, response: { 200: meAnswer.extend({ csrfToken: z.string() }) } } },
+    { config: { auth: 'public', rateLimitPolicy: 'login' }, schema: { operationId: 'adminLogin', summary: 'Staff sign-in: sets the session cookie', tags: ['admin'], body: loginBody, response: { 200: meAnswer.extend({ csrfToken: z.string() }) } } },
     async (request, reply) => {
       await checkCsrf(app, request);
       const ua = request.headers['user-agent'];
