@@ -114,6 +114,11 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
     let profit = 0n;
     let stake = base;
     let reason: StopReason = 'count';
+    // A currency switch can finish (and remount the game) while this loop sleeps: the page is
+    // still told why the autobet stopped.
+    const reportUnmounted = () => {
+      if (stopRequest.current !== null) env.autobet.stopped(stopRequest.current);
+    };
     for (;;) {
       if (stopRequest.current !== null) {
         reason = stopRequest.current;
@@ -121,7 +126,7 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
       }
       if (countN > 0 && n >= countN) break;
       const r = await place.current(stake);
-      if (!mounted.current) return;
+      if (!mounted.current) return reportUnmounted();
       if (!r) {
         reason = stopRequest.current === 'switch' ? 'switch' : 'error';
         break;
@@ -149,7 +154,7 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
       }
       env.setStake(stake);
       await sleep(reducedMotion() ? 0 : 150);
-      if (!mounted.current) return;
+      if (!mounted.current) return reportUnmounted();
     }
     setRunning(false);
     setStopped({ reason, n });
