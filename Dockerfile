@@ -35,6 +35,8 @@ COPY --from=build /src/out/json/ ./
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /src/migrations ./migrations
 COPY --from=build /src/services/provider/dist ./services/provider/dist
+# The game catalogue's thumbnails (GET /api/games, issue 18), read at start.
+COPY --from=build /src/services/provider/static ./services/provider/static
 # The workspace packages the provider imports at run time (the pure game core).
 COPY --from=build /src/services/game-core/dist ./services/game-core/dist
 COPY --from=build /src/web-game/dist ./web-game/dist
