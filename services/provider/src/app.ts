@@ -5,12 +5,12 @@
  */
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
-import Fastify, { LogController } from 'fastify';
+import Fastify from 'fastify';
 import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { CSRF_COOKIE, registerAuthentication } from './http/authentication.js';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler.js';
-import { registerAnswerHeaders, registerRequestMetrics, registerRequestTracing, requestId } from './http/observability.js';
+import { AccessLog, registerAnswerHeaders, registerRequestMetrics, registerRequestTracing, requestId } from './http/observability.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { logTraceIds } from './infra/tracing.js';
@@ -90,7 +90,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const app = Fastify({
     logger: loggerOptions(config, opts.logger),
     bodyLimit: MAX_BODY_BYTES,
-    logController: new LogController({ disableRequestLogging: opts.requestLogging === undefined ? config.env === 'test' : !opts.requestLogging }),
+    logController: new AccessLog({ disableRequestLogging: opts.requestLogging === undefined ? config.env === 'test' : !opts.requestLogging }),
     genReqId: requestId,
     // A hop count trusts that many proxies in front (Fastify's own reading of a number).
     trustProxy: typeof config.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (config.trustProxy as number)) : config.trustProxy,

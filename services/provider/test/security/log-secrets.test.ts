@@ -79,12 +79,17 @@ describe('the log of a run', () => {
 
     const log = lines.join('\n');
     // every request line is JSON with its request id
-    const requestLines = lines.map((l) => JSON.parse(l) as { reqId?: string; req?: unknown; res?: unknown }).filter((l) => l.req !== undefined || l.res !== undefined);
-    expect(requestLines.length).toBeGreaterThan(20);
+    const requestLines = lines.map((l) => JSON.parse(l) as { reqId?: string; req?: unknown; res?: unknown; msg?: string }).filter((l) => l.req !== undefined || l.res !== undefined);
+    expect(requestLines.length).toBeGreaterThan(10);
     for (const l of requestLines) expect(l.reqId).toMatch(/^([0-9a-f-]{36}|client-req-42)$/);
+    // the access log: one line per request, when it ends, with the request and the answer (http/observability.ts AccessLog)
+    const access = requestLines.filter((l) => l.msg === 'request completed');
+    expect(access.length).toBeGreaterThan(10);
+    for (const l of access) expect(l).toMatchObject({ req: { method: expect.any(String), url: expect.any(String) }, res: { statusCode: expect.any(Number) } });
+    expect(requestLines.some((l) => l.msg === 'incoming request')).toBe(false);
     expect(log).toContain('"reqId":"client-req-42"');
     expect(log).toContain('a careless log line');
-    expect(lines.length).toBeGreaterThan(20);
+    expect(lines.length).toBeGreaterThan(10);
     expect(log).toMatch(/"url":"\/api\/balance\?sessionId=\[redacted\]"/);
     for (const secret of used) expect(log.includes(secret), `the log holds ${secret.slice(0, 6)}…`).toBe(false);
   });
