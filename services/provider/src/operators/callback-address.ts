@@ -89,6 +89,20 @@ export function guardedLookup(production: boolean, resolve: Lookup = dnsLookup a
 
 /** Is the host of a URL we are about to call allowed (IP literals; names are checked at connect)? */
 export function callableUrl(url: string, production: boolean): boolean {
+  const memo = production ? callableInProduction : callableOutside;
+  const known = memo.get(url);
+  if (known !== undefined) return known;
+  const answer = judgeUrl(url, production);
+  if (memo.size >= 1_000) memo.clear(); // a few URLs per operator profile; a bound all the same
+  memo.set(url, answer);
+  return answer;
+}
+
+/** The answers of callableUrl by URL (the same text always gets the same answer): a wallet call does not parse its URL again. */
+const callableInProduction = new Map<string, boolean>();
+const callableOutside = new Map<string, boolean>();
+
+function judgeUrl(url: string, production: boolean): boolean {
   let host: string;
   try {
     host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();

@@ -2,7 +2,8 @@
  * Signed requests, both directions (SPEC.md Authentication, CONTRACT.md §6):
  * X-Signature = lowercase hex HMAC-SHA256(secret, METHOD\nPATH\nX-Timestamp\nX-Nonce\nRAW_BODY).
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { pooledRandomBytes } from '../infra/random.js';
 
 export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 
@@ -29,7 +30,7 @@ export function secretEquals(expected: string, received: string): boolean {
 }
 
 export function newNonce(): string {
-  return randomBytes(18).toString('base64url');
+  return pooledRandomBytes(18).toString('base64url');
 }
 
 export interface SignedHeaders {
