@@ -21,7 +21,7 @@ import { Counter, Latencies } from './stats.js';
 import { amountOf, newKey, pick, playBlackjack, playMines, playSettled, rng, settledParams, type Caller, type Rng, type SettledGame } from './strategies.js';
 import { PORT_BASE, startWorld, type World } from './world.js';
 
-export const SCENARIOS = ['dice-1', 'dice-64', 'mixed', 'mines', 'blackjack', 'retries', 'pipeline', 'scale', 'first-start'] as const;
+export const SCENARIOS = ['dice-1', 'dice-64', 'mixed', 'mines', 'blackjack', 'retries', 'pipeline', 'floor', 'scale', 'first-start'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface BenchOptions {
@@ -90,6 +90,8 @@ export interface LoadSpec {
   serverPids: () => number[];
   /** One unit of work of player i; answers how many bets it completed. */
   step: (i: number, call: Caller, r: Rng) => Promise<number>;
+  /** The status every request should get (200 unless the scenario measures a refusal). */
+  expectStatus?: number;
 }
 
 export interface Env {
@@ -112,7 +114,7 @@ export async function runLoad(env: Env, spec: LoadSpec): Promise<ScenarioResult>
       if (phase === 'measure') {
         requests += 1;
         lat.add(a.ms);
-        if (a.status !== 200) errors.add(a.error ?? a.body.code ?? `HTTP_${a.status}`);
+        if (a.status !== (spec.expectStatus ?? 200)) errors.add(a.error ?? a.body.code ?? `HTTP_${a.status}`);
       }
       return a;
     };
@@ -203,6 +205,19 @@ export function diceStep(players: Player[]) {
   return async (i: number, call: Caller, r: Rng) => {
     const o = await playSettled(call, players[i]!, 'dice', ONE, settledParams('dice', r));
     return o.status === 'settled' ? 1 : 0;
+  };
+}
+
+async function floorHealthStep(_i: number, call: Caller): Promise<number> {
+  const a = await call('GET', '/health');
+  return a.status === 200 ? 1 : 0;
+}
+
+function floorRefusedBetStep(players: Player[]) {
+  return async (i: number, call: Caller, r: Rng) => {
+    const p = players[i]!;
+    const a = await call('POST', '/api/bets', { sessionId: p.sessionId, gameType: 'dice', amount: '1.001', idempotencyKey: newKey('floor'), params: settledParams('dice', r) });
+    return a.status === 400 ? 1 : 0;
   };
 }
 
@@ -325,6 +340,19 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
         } finally {
           await pipe.stop();
         }
+      }
+      if (want('floor')) {
+        // What the provider's CPU per bet is made of (docs/performance.md): the same players and
+        // process, requests that stop early. A "bet" here is one request.
+        await run({ name: `floor: health ×${n}`, what: 'GET /health: HTTP, routing, hooks, the access log, no I/O', players: n, step: floorHealthStep, ...one });
+        await run({
+          name: `floor: refused bet ×${n}`,
+          what: 'POST /api/bets refused after every check but before the money path (an amount with too many decimals): + JSON body, zod, session, rate limit (Redis), error answer',
+          players: n,
+          step: floorRefusedBetStep(players),
+          expectStatus: 400,
+          ...one,
+        });
       }
       if (want('scale')) {
         const second = await w.addProvider();

@@ -149,6 +149,8 @@ export interface ProviderProcess {
 function baseEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const k of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TZ']) if (process.env[k]) env[k] = process.env[k]!;
+  // Node flags for the children only (e.g. GP_CHILD_NODE_OPTIONS=--trace-gc), not for the harness itself
+  if (process.env.GP_CHILD_NODE_OPTIONS) env.NODE_OPTIONS = process.env.GP_CHILD_NODE_OPTIONS;
   return env;
 }
 

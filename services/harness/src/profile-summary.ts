@@ -5,6 +5,10 @@
  * self: the frame that was running), and the top functions by self and inclusive share.
  * `node services/harness/dist/profile-summary.js FILE.cpuprofile [--top 25] [--after placeBet --skip 3]`
  * (`--after FN --skip S`: only the load, from S seconds after the first sample running FN).
+ * `--not-cpu writev` leaves out, as it does idle samples, the samples whose running frame is that
+ * native function: V8 samples wall time, and on a machine whose cores are all busy a socket write
+ * that wakes another process (PostgreSQL) often hands it the core, so the writer is counted
+ * "in writev" while it waits for a core (compare the process's user and system time in /proc).
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -64,11 +68,12 @@ export function categoryOf(url: string, fn: string): string {
   return url;
 }
 
-export function summarise(p: Profile, top = 25): string {
+export function summarise(p: Profile, top = 25, notCpu: string[] = []): string {
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const left = (n: ProfileNode) => n.callFrame.functionName === '(idle)' || (!n.callFrame.url && notCpu.includes(n.callFrame.functionName));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const total = p.samples.filter((id) => byId.get(id)!.callFrame.functionName !== '(idle)').length;
+  const total = p.samples.filter((id) => !left(byId.get(id)!)).length;
   const selfCat = new Map<string, number>();
   const inclCat = new Map<string, number>();
   const selfFn = new Map<string, number>();
@@ -76,7 +81,7 @@ export function summarise(p: Profile, top = 25): string {
   const key = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${categoryOf(n.callFrame.url, n.callFrame.functionName)}:${n.callFrame.lineNumber + 1}`;
   for (const id of p.samples) {
     const leaf = byId.get(id)!;
-    if (leaf.callFrame.functionName === '(idle)') continue;
+    if (left(leaf)) continue;
     const c = categoryOf(leaf.callFrame.url, leaf.callFrame.functionName);
     selfCat.set(c, (selfCat.get(c) ?? 0) + 1);
     selfFn.set(key(leaf), (selfFn.get(key(leaf)) ?? 0) + 1);
@@ -98,7 +103,7 @@ export function summarise(p: Profile, top = 25): string {
       .map(([k, v]) => `| ${k.replace(/\|/g, '\\|')} | ${pct(v)} |`)
       .join('\n');
   return [
-    `${total} busy samples (idle left out).`,
+    `${total} busy samples (idle${notCpu.length ? `, ${notCpu.join(', ')}` : ''} left out).`,
     '',
     '### By package, inclusive (a sample counts for every package on its stack)',
     '',
@@ -128,11 +133,11 @@ export function summarise(p: Profile, top = 25): string {
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' }, after: { type: 'string' }, skip: { type: 'string', default: '0' } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' }, after: { type: 'string' }, skip: { type: 'string', default: '0' }, 'not-cpu': { type: 'string', multiple: true, default: [] } } });
   if (!positionals[0]) {
-    console.error('usage: profile-summary FILE.cpuprofile [--top 25]');
+    console.error('usage: profile-summary FILE.cpuprofile [--top 25] [--after FN --skip S] [--not-cpu writev]');
     process.exit(2);
   }
   const profile = JSON.parse(readFileSync(positionals[0], 'utf8')) as Profile;
-  console.log(summarise(values.after ? window(profile, values.after, Number(values.skip)) : profile, Number(values.top)));
+  console.log(summarise(values.after ? window(profile, values.after, Number(values.skip)) : profile, Number(values.top), values['not-cpu']));
 }
