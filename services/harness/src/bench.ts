@@ -216,8 +216,9 @@ async function floorHealthStep(_i: number, call: Caller): Promise<number> {
 function floorRefusedBetStep(players: Player[]) {
   return async (i: number, call: Caller, r: Rng) => {
     const p = players[i]!;
-    const a = await call('POST', '/api/bets', { sessionId: p.sessionId, gameType: 'dice', amount: '1.001', idempotencyKey: newKey('floor'), params: settledParams('dice', r) });
-    return a.status === 400 ? 1 : 0;
+    // a JSON number passes the schema; the handler refuses it (USD has 2 decimals) after the session and the rate limit
+    const a = await call('POST', '/api/bets', { sessionId: p.sessionId, gameType: 'dice', amount: 1.001, idempotencyKey: newKey('floor'), params: settledParams('dice', r) });
+    return a.status === 400 && /decimals/.test(String(a.body.message)) ? 1 : 0;
   };
 }
 

@@ -35,8 +35,6 @@ export interface SoakSample {
   p50: number;
   p99: number;
   errors: number;
-  /** VmRSS at the end of the interval. */
-  rssMiB: number;
   /** VmRSS sampled every second of the interval: the lowest (after a GC) and the highest (before one). */
   rssLowMiB: number;
   rssHighMiB: number;
@@ -126,7 +124,6 @@ export async function runSoak(o: SoakOptions): Promise<{ samples: SoakSample[]; 
         p50: s.p50,
         p99: s.p99,
         errors,
-        rssMiB: memoryMiB(provider.pid)?.rss ?? NaN,
         rssLowMiB: rssLow,
         rssHighMiB: rssHigh,
         cpuMsPerBet: bets ? ((cpuSeconds(provider.pid) - cpu0) * 1000) / bets : NaN,
