@@ -42,7 +42,7 @@ export default async function setup(project: TestProject): Promise<void> {
       // another checkout's run on the same server (a parallel worktree, another CI job) may be
       // using its own databases right now, and may clone from its own template (another
       // migration set) at any moment, so no database is dropped by force and no template at all.
-      const stale = await admin('pg_database').where('datname', 'like', 'gp_t_%').pluck('datname');
+      const stale = await admin('pg_database').where('datname', 'like', 'gp\\_t\\_%').pluck('datname');
       for (const db of stale) await admin.raw('DROP DATABASE IF EXISTS ??', [db]).catch(() => undefined);
       await admin.raw('CREATE DATABASE ??', [name]);
       const db = knexPkg.knex({ client: 'pg', connection: databaseUrl(name), pool: { min: 0, max: 1 } });
