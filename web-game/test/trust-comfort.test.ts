@@ -210,7 +210,8 @@ describe('languages', () => {
       const page = await dice(`l-${lang}`, 'auto-usd', { lang }, lang === 'pt-BR' ? MOBILE : DESKTOP);
       expect(await page.evaluate(() => document.documentElement.lang)).toBe(shown);
       expect(await page.locator('[data-testid=balance-value]').textContent()).toBe(balance);
-      expect(await page.locator('[data-testid=bet-button]').textContent()).toBe(betLabel);
+      // the label, then the stake as the page understood it (issue 29)
+      expect(await page.locator('[data-testid=bet-button]').textContent()).toBe(`${betLabel}${balance === '1,000.00' ? '10.00' : '10,00'} USD`);
       if (lang === 'de') {
         // German amounts are typed and shown with a decimal comma
         expect(await page.locator('[data-testid=amount-input]').inputValue()).toBe('10,00');

@@ -33,6 +33,8 @@ interface Dealer {
 
 type Action = 'hit' | 'stand' | 'double' | 'split';
 const DEAL_MS = 260;
+/** split, both hands doubled and won: the largest payout a deal can reach (game-core BLACKJACK_MAX_MULTIPLIER4) */
+const BLACKJACK_MAX_MULTIPLIER = 8;
 
 function Value({ value, soft, testId }: { value: number; soft: boolean; testId: string }) {
   return <span className="gp-hand-value" data-testid={testId}>{soft && value <= 21 ? t('blackjack.soft', { value }) : value}</span>;
@@ -41,7 +43,7 @@ function Value({ value, soft, testId }: { value: number; soft: boolean; testId: 
 export function Blackjack() {
   const env = useGameEnv();
   const { busy, run, notice, setNotice, mounted } = useAction();
-  const canDeal = useCanBet(busy);
+  const canDeal = useCanBet(busy, BLACKJACK_MAX_MULTIPLIER);
   const [round, setRound] = useState<RoundAnswer | null>(null);
   /** how many dealer cards are shown (the draws after the hole card come one by one) */
   const [dealerShown, setDealerShown] = useState(0);
@@ -165,7 +167,7 @@ export function Blackjack() {
   ];
   const controls = (
     <>
-      <BetAmount disabled={busy || active || env.locked} />
+      <BetAmount disabled={busy || active || env.locked} maxMultiplier={BLACKJACK_MAX_MULTIPLIER} />
       {active ? (
         insuranceOffered ? (
           <div className="gp-bj-insurance" role="group" aria-label={t('blackjack.insurance')}>

@@ -52,7 +52,6 @@ function NumberField({ label, value, suffix, onCommit, testId, disabled, decimal
 export function Dice() {
   const env = useGameEnv();
   const { busy, run, notice, setNotice, mounted } = useAction();
-  const canBet = useCanBet(busy);
   const [target, setTarget] = useState(5050n);
   const [direction, setDirection] = useState<'over' | 'under'>('over');
   const [roll, setRoll] = useState<{ value: number; won: boolean } | null>(null);
@@ -61,6 +60,7 @@ export function Dice() {
   const winChance = direction === 'over' ? 10_000n - target : target;
   const mult4 = mult4Of(winChance);
   const multiplier = Number(toDecimalText(mult4, 4));
+  const canBet = useCanBet(busy, multiplier);
 
   const setWinChance = (wc: bigint) => {
     const c = clamp(wc);
@@ -161,7 +161,7 @@ export function Dice() {
   const controls = (
     <>
       {auto.tabs}
-      <BetAmount disabled={off} multiplier={multiplier} />
+      <BetAmount disabled={off} multiplier={multiplier} maxMultiplier={multiplier} />
       {auto.mode === 'manual' ? <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} /> : auto.panel}
       <NoticeLine notice={notice} />
     </>

@@ -32,7 +32,8 @@ export function Keno() {
   const [risk, setRisk] = useState<KenoRisk>('classic');
   const [drawn, setDrawn] = useState<number[]>([]);
   const [hitsShown, setHitsShown] = useState<number | null>(null);
-  const canBet = useCanBet(busy) && picks.length > 0;
+  const topMultiplier = picks.length > 0 ? Math.max(...kenoRow(risk, picks.length)) : null;
+  const canBet = useCanBet(busy, topMultiplier) && picks.length > 0;
 
   const toggle = (n: number) => {
     if (disabled) return;
@@ -102,7 +103,7 @@ export function Keno() {
   const controls = (
     <>
       {auto.tabs}
-      <BetAmount disabled={disabled} />
+      <BetAmount disabled={disabled} maxMultiplier={topMultiplier} />
       <Select id="keno-risk" label={t('keno.risk')} options={KENO_RISKS} value={risk} onChange={setRisk} disabled={disabled} render={(r) => t(`risk.${r}`)} />
       <div className="gp-btn-row">
         <button type="button" className="gp-btn gp-btn-secondary" onClick={() => { setDrawn([]); setHitsShown(null); setPicks(randomPicks(10)); }} disabled={disabled} data-testid="keno-auto">{t('keno.autoPick')}</button>

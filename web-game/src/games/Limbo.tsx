@@ -42,7 +42,6 @@ function countUp(to: number, onFrame: (v: number) => void, done: () => void): ()
 export function Limbo() {
   const env = useGameEnv();
   const { busy, run, notice, setNotice, mounted } = useAction();
-  const canBet = useCanBet(busy);
   const [target, setTarget] = useState(200n);
   const [draft, setDraft] = useState<{ field: 'target' | 'chance'; text: string } | null>(null);
   const [shown, setShown] = useState<{ value: number; final: boolean; won: boolean } | null>(null);
@@ -50,8 +49,11 @@ export function Limbo() {
   const cancel = useRef<() => void>(() => undefined);
   useEffect(() => () => cancel.current(), []);
 
-  const chance = 990_000n / target; // hundredths of a percent, floored
+  // millionths of a percent, floored: 2 decimals down to 0.01 %, then as many as a 1,000,000× target needs (0.000099 %)
+  const chance6 = 9_900_000_000n / target;
+  const chanceText = chance6 >= 10_000n ? toDecimalText(chance6 / 10_000n, 2) : toDecimalText(chance6, 6).replace(/0+$/, '');
   const targetText = toDecimalText(target, 2);
+  const canBet = useCanBet(busy, Number(targetText));
 
   const bet = (amount: Minor = env.stake!) =>
     run(async () => {
@@ -87,8 +89,8 @@ export function Limbo() {
       const v = parseMinor(fromInput(draft.text), 2);
       if (v !== null) setTarget(clamp(v));
     } else {
-      const c = parseMinor(fromInput(draft.text), 2);
-      if (c !== null && c > 0n) setTarget(clamp(990_000n / c));
+      const c = parseMinor(fromInput(draft.text), 6);
+      if (c !== null && c > 0n) setTarget(clamp(9_900_000_000n / c));
     }
     setDraft(null);
   };
@@ -118,7 +120,7 @@ export function Limbo() {
         <label className="gp-stat-field">
           <span className="gp-label">{t('limbo.winChance')}</span>
           <span className="gp-stat-box">
-            <input inputMode="decimal" value={draft?.field === 'chance' ? draft.text : toInput(toDecimalText(chance, 2))} disabled={disabled} onChange={(e) => setDraft({ field: 'chance', text: e.target.value })} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} data-testid="limbo-chance" />
+            <input inputMode="decimal" value={draft?.field === 'chance' ? draft.text : toInput(chanceText)} disabled={disabled} onChange={(e) => setDraft({ field: 'chance', text: e.target.value })} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} data-testid="limbo-chance" />
             <span className="gp-suffix">%</span>
           </span>
         </label>
@@ -128,7 +130,7 @@ export function Limbo() {
   const controls = (
     <>
       {auto.tabs}
-      <BetAmount disabled={disabled} multiplier={Number(targetText)} />
+      <BetAmount disabled={disabled} multiplier={Number(targetText)} maxMultiplier={Number(targetText)} />
       {auto.mode === 'manual' ? <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} /> : auto.panel}
       <NoticeLine notice={notice} />
     </>

@@ -17,6 +17,14 @@ import { BetButton, GameLayout, NoticeLine, Select, useAction, useCanBet } from 
 const TILES = Array.from({ length: 25 }, (_, i) => i);
 const COUNTS = Array.from({ length: 24 }, (_, i) => i + 1);
 
+/** Every safe tile revealed: 0.99 × C(25, m) (game-core minesMultiplier4); Mines pays such a win capped at maxPayout. */
+function topMultiplier(mines: number): number {
+  let c = 1n;
+  for (let i = 1; i <= mines; i++) c = (c * BigInt(25 - mines + i)) / BigInt(i);
+  const m4 = 9900n * c;
+  return Number(`${m4 / 10_000n}.${String(m4 % 10_000n).padStart(4, '0')}`);
+}
+
 export function Mines() {
   const env = useGameEnv();
   const { busy, run, notice, setNotice, mounted } = useAction();
@@ -137,7 +145,7 @@ export function Mines() {
   );
   const controls = (
     <>
-      <BetAmount disabled={busy || active || env.locked} />
+      <BetAmount disabled={busy || active || env.locked} maxMultiplier={topMultiplier(mineCount)} capped />
       <Select id="mines-count" label={t('mines.mines')} options={COUNTS} value={mineCount} onChange={setMineCount} disabled={busy || active || env.locked} />
       {active ? (
         <BetButton

@@ -85,10 +85,10 @@ export function Plinko() {
   const table = plinkoRow(rows, risk);
   const max = Math.max(...table);
   const active = pending + balls.length;
-  const canBet = useCanBet(false) && active < MAX_BALLS;
+  const canBet = useCanBet(false, max) && active < MAX_BALLS;
   const activeRef = useRef(active);
   activeRef.current = active;
-  const canAuto = useCanBet(false);
+  const canAuto = useCanBet(false, max);
 
   const drop = async (amount: Minor = env.stake!): Promise<RoundAnswer | undefined> => {
     while (activeRef.current >= MAX_BALLS && mounted.current) await sleep(100);
@@ -161,7 +161,7 @@ export function Plinko() {
   const controls = (
     <>
       {auto.tabs}
-      <BetAmount disabled={env.locked || auto.running} />
+      <BetAmount disabled={env.locked || auto.running} maxMultiplier={max} />
       <Segmented name="plinko-risk" label={t('plinko.risk')} options={PLINKO_RISKS} value={risk} onChange={setRisk} disabled={settingsOff} render={(r) => t(`risk.${r}`)} />
       <Select id="plinko-rows" label={t('plinko.rows')} options={PLINKO_ROWS} value={rows as (typeof PLINKO_ROWS)[number]} onChange={setRows} disabled={settingsOff} />
       {auto.mode === 'manual' ? <BetButton label={t('plinko.drop')} onClick={() => void drop()} disabled={!canBet} busy={pending > 0} /> : auto.panel}

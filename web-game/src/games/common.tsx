@@ -1,16 +1,76 @@
 /** Pieces every game uses: the layout (controls beside the stage), the action runner, the bet button, the notice line. */
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useGameEnv } from '../app/env';
 import { t, errorText } from '../i18n';
 import { ApiError } from '../lib/api';
-import { stakeProblem } from '../lib/stake';
+import { largestPayout, mult4Of, stakeProblem } from '../lib/stake';
 
 export function GameLayout({ controls, stage, game }: { controls: ReactNode; stage: ReactNode; game: string }) {
   return (
     <div className="gp-game" data-game={game} data-testid={`game-${game}`}>
-      <section className="gp-stage" aria-label={t(`games.${game}`)}>{stage}</section>
+      <FitStage label={t(`games.${game}`)}>{stage}</FitStage>
       <section className="gp-controls">{controls}</section>
     </div>
+  );
+}
+
+/**
+ * The stage, scaled to the space it has (issue 29): the game is laid out at the stage's width and,
+ * when its natural size does not fit, drawn smaller (a CSS transform, so clicks land where the
+ * tiles are drawn). Under `fill=1` it fits the height too (the iframe's viewport is all there is);
+ * in a page of natural height only the width (wide split hands, long pay strips).
+ */
+function FitStage({ label, children }: { label: string; children: ReactNode }) {
+  const outer = useRef<HTMLElement>(null);
+  const inner = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const o = outer.current;
+    const i = inner.current;
+    if (!o || !i) return;
+    const fill = document.documentElement.classList.contains('is-fill');
+    let last = '';
+    const measure = () => {
+      const cs = getComputedStyle(o);
+      const availW = o.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+      const availH = o.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom);
+      if (availW <= 0) return;
+      // the natural size at the stage's width
+      const keep = { t: i.style.transform, h: i.style.minHeight, m: i.style.marginBottom };
+      i.style.transform = 'none';
+      i.style.minHeight = '0px';
+      i.style.marginBottom = '0px';
+      const natW = Math.max(i.scrollWidth, availW);
+      const natH = i.scrollHeight;
+      let s = Math.min(1, availW / natW);
+      if (fill && availH > 0 && natH > 0) s = Math.min(s, availH / natH);
+      s = Math.max(0.3, Math.floor(s * 1000) / 1000);
+      const next = s >= 1 ? `1|${fill ? availH : 0}` : `${s}|${fill ? availH / s : 0}|${natH}`;
+      i.style.transform = keep.t;
+      i.style.minHeight = keep.h;
+      i.style.marginBottom = keep.m;
+      if (next === last) return;
+      last = next;
+      i.style.transform = s >= 1 ? '' : `scale(${s})`;
+      i.style.minHeight = fill ? `${Math.floor(availH / s)}px` : '';
+      // a page of natural height keeps no blank space under a scaled stage
+      i.style.marginBottom = !fill && s < 1 ? `${-Math.ceil(natH * (1 - s))}px` : '';
+      i.dataset.scale = String(s);
+    };
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(o);
+    for (const c of Array.from(i.children)) ro.observe(c);
+    const mo = new MutationObserver(measure);
+    mo.observe(i, { childList: true, subtree: true, attributes: true, attributeFilter: ['class'] });
+    return () => {
+      ro.disconnect();
+      mo.disconnect();
+    };
+  }, []);
+  return (
+    <section className="gp-stage" aria-label={label} ref={outer}>
+      <div className="gp-fit" ref={inner} data-testid="stage-fit">{children}</div>
+    </section>
   );
 }
 
@@ -59,16 +119,28 @@ export function useAction() {
   return { busy, run, notice, setNotice, mounted };
 }
 
-/** Whether the stake can be bet now. */
-export function useCanBet(busy: boolean): boolean {
+/**
+ * Whether the stake can be bet now: a valid amount inside minBet / maxBet / the step and, when the
+ * game refuses bets whose largest reachable payout passes maxPayout (every game but Mines, which
+ * caps it), `maxMultiplier` (the largest multiplier of the chosen settings) keeps it within.
+ */
+export function useCanBet(busy: boolean, maxMultiplier?: number | null): boolean {
   const env = useGameEnv();
-  return !busy && !env.locked && env.stake !== null && stakeProblem(env.stake, env.config) === null;
+  if (busy || env.locked || env.stake === null || stakeProblem(env.stake, env.config) !== null) return false;
+  return !overPayout(env.stake, maxMultiplier, env.config.maxPayout);
 }
 
-export function BetButton({ label, onClick, disabled, busy, testId = 'bet-button', variant = 'primary' }: { label: string; onClick(): void; disabled: boolean; busy?: boolean; testId?: string; variant?: 'primary' | 'cashout' }) {
+export const overPayout = (stake: bigint, maxMultiplier: number | null | undefined, maxPayout: bigint): boolean =>
+  maxMultiplier !== null && maxMultiplier !== undefined && largestPayout(stake, mult4Of(maxMultiplier)) > maxPayout;
+
+/** The bet button; `amount` (the stake as the page understood it) is written under the label, so the player sees what will be bet before the click. */
+export function BetButton({ label, onClick, disabled, busy, testId = 'bet-button', variant = 'primary', showStake = variant === 'primary' }: { label: string; onClick(): void; disabled: boolean; busy?: boolean; testId?: string; variant?: 'primary' | 'cashout'; showStake?: boolean }) {
+  const env = useGameEnv();
+  const amount = showStake && env.stake !== null && env.stake > 0n ? env.money(env.stake) : null;
   return (
     <button type="button" className={`gp-bet-btn is-${variant}${busy ? ' is-busy' : ''}`} onClick={onClick} disabled={disabled} data-testid={testId} aria-busy={busy || undefined}>
       {label}
+      {amount ? <small className="gp-bet-amount" data-testid={`${testId}-amount`}>{amount}</small> : null}
     </button>
   );
 }

@@ -43,13 +43,34 @@ export function toInput(text: string): string {
   return decimal === '.' ? text : text.replace('.', decimal);
 }
 
+/** The language's decimal and group signs ("." and "," in English, "," and "." in German). */
+export const separators = (): { decimal: string; group: string } => ({ decimal, group });
+
 /**
- * Typed text back to plain decimal text. Where the language writes a decimal comma, a comma is the
- * decimal sign (dots before it are grouping); text without a comma keeps a dot as the decimal sign,
- * so "1.5" is never read as 15. Elsewhere commas are grouping.
+ * Typed text read for the page's language (issue 29): the language's decimal sign is the decimal
+ * sign; its group sign is accepted only where it cannot be a decimal sign — well-formed groups of
+ * three that are followed by the decimal sign or repeated ("1,234.50", "1,000,000" in English;
+ * "1.234,50" in German). Anything else with the group sign ("1,5", "1,50", "1,500" in English;
+ * "1.5" in German) is ambiguous and refused, never guessed.
  */
+export function readTyped(text: string): { text: string } | { problem: 'ambiguous' | 'invalid' } {
+  const s = text.trim().replace(/[\s\u00a0\u202f]/g, '');
+  if (s === '' || !/^[0-9.,]+$/.test(s)) return { problem: 'invalid' };
+  const parts = s.split(decimal);
+  if (parts.length > 2) return { problem: 'invalid' };
+  const [int = '', frac] = parts;
+  if (frac !== undefined && frac.includes(group)) return { problem: 'ambiguous' };
+  if (!int.includes(group)) return { text: frac === undefined ? int : `${int || '0'}.${frac}` };
+  const grp = group === '.' ? '\\.' : group;
+  const wellFormed = new RegExp(`^\\d{1,3}(${grp}\\d{3})+$`).test(int);
+  const groups = int.split(group).length - 1;
+  if (!wellFormed || (frac === undefined && groups === 1)) return { problem: 'ambiguous' };
+  const digits = int.split(group).join('');
+  return { text: frac === undefined ? digits : `${digits}.${frac}` };
+}
+
+/** Typed text back to plain decimal text ("" when it is not a number or its separator is ambiguous: see readTyped). */
 export function fromInput(text: string): string {
-  const s = text.trim();
-  if (decimal === ',') return s.includes(',') ? s.replace(/\./g, '').replace(',', '.') : s;
-  return s.replace(/,/g, '');
+  const r = readTyped(text);
+  return 'text' in r ? r.text : '';
 }

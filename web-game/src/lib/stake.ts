@@ -37,3 +37,21 @@ export function stakeProblem(amount: Minor, l: StakeLimits): StakeProblem {
   if (amount % l.stakeStep !== 0n) return 'notStep';
   return null;
 }
+
+/** A multiplier (a number of at most 4 decimals, as the tables and targets write it) × 10^4. */
+export function mult4Of(multiplier: number): bigint {
+  const [int = '0', frac = ''] = String(multiplier).split('.');
+  if (!/^\d+$/.test(int) || !/^\d*$/.test(frac)) return 0n;
+  return BigInt(int) * 10_000n + BigInt((frac + '0000').slice(0, 4));
+}
+
+/** The largest payout a stake can reach with the largest multiplier its settings allow: floor(stake × m), as the server computes it (CONTRACT.md §3). */
+export const largestPayout = (stake: Minor, maxMult4: bigint): Minor => (stake * maxMult4) / 10_000n;
+
+/** The largest stake (on the step grid) whose largest payout stays within maxPayout; null when no stake does (below minBet). */
+export function maxStakeForPayout(maxMult4: bigint, maxPayout: Minor, l: StakeLimits): Minor | null {
+  if (maxMult4 <= 0n) return l.maxBet;
+  let a = floorToStep(((maxPayout + 1n) * 10_000n - 1n) / maxMult4, l.stakeStep);
+  if (l.maxBet !== null && a > l.maxBet) a = l.maxBet;
+  return a < l.minBet ? null : a;
+}
