@@ -17,6 +17,7 @@ import { logTraceIds } from './infra/tracing.js';
 import { registerRoutes } from './http/routes/index.js';
 import { zodSerializerCompiler, zodValidatorCompiler, type AppInstance, type ZodTypeProvider } from './http/zod-provider.js';
 import { parseJson, stringifyJson } from './infra/json.js';
+import { registerTenantShare } from './http/tenant-share.js';
 import { closeServices, createServices, type ServiceOptions, type Services } from './services.js';
 
 export type { AppInstance } from './http/zod-provider.js';
@@ -32,7 +33,9 @@ const MAX_BODY_BYTES = 64 * 1024;
 
 /** Query parameters whose values never reach a log line: launch tokens and session ids (a session id is the player's key). */
 const SECRET_QUERY = /([?&](?:token|launchToken|sessionId|secret|sharedSecret)=)[^&#]*/gi;
-export const maskUrl = (url: string) => url.replace(SECRET_QUERY, '$1[redacted]');
+/** Session ids in paths (`/api/sessions/<id>/free-bets`): any segment after `sessions/`, however the path is spelled. */
+const SECRET_PATH = /(\/sessions\/+)(?!end(?:[/?#]|$))[^/?#]+/gi;
+export const maskUrl = (url: string) => url.replace(SECRET_PATH, '$1[redacted]').replace(SECRET_QUERY, '$1[redacted]');
 
 /** Field names whose values never reach a log line, at any of the first three levels of a logged object. */
 const SECRET_FIELDS = [
@@ -68,7 +71,7 @@ export const REDACTED_PATHS = [
 /**
  * Pino options: JSON lines with the request id (`reqId`) and, when tracing is on, the trace and
  * span ids; no secret ever reaches a log line (the fields above are censored, tokens and session
- * ids in query strings are masked).
+ * ids in query strings and paths are masked).
  */
 function loggerOptions(config: Config, override: BuildOptions['logger']) {
   if (override === false) return false;
@@ -133,6 +136,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   registerAuthentication(app, services);
   await registerRateLimits(app, services);
+  registerTenantShare(app, services);
   // After every plugin that adds route hooks, before the routes (a no-op when tracing is off).
   registerRequestTracing(app);
   registerOpenApi(app, config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`);

@@ -42,6 +42,14 @@ const envSchema = z.object({
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).max(600_000).default(25_000),
   /** Proxies trusted for X-Forwarded-For: `true`/`false`, a hop count, or addresses/CIDRs (comma-separated). */
   TRUST_PROXY: optionalText,
+  /** Each casino's bounded share of a pod (docs/reliability.md "Tenants"). */
+  WALLET_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(64 * 1024),
+  WALLET_MAX_IN_FLIGHT_PER_OPERATOR: z.coerce.number().int().min(1).max(10_000).default(32),
+  WALLET_MAX_QUEUED_PER_OPERATOR: z.coerce.number().int().min(0).max(100_000).default(128),
+  PLAYER_MAX_IN_FLIGHT_PER_OPERATOR: z.coerce.number().int().min(1).max(100_000).default(64),
+  /** A player session ends after this long without a request, and this long after it began. */
+  SESSION_IDLE_MINUTES: z.coerce.number().min(0.005).max(7 * 24 * 60).default(120),
+  SESSION_MAX_HOURS: z.coerce.number().min(0.0001).max(24 * 30).default(24),
   /** false: only check the database is at the latest migration (pods in Kubernetes; a Job migrates). */
   MIGRATE_ON_START: z.enum(['true', 'false', '1', '0', '']).default('true').transform((v) => v !== 'false' && v !== '0'),
 });
@@ -89,14 +97,30 @@ export interface Config {
   shutdownGraceMs: number;
   /** Fastify's trustProxy: which X-Forwarded-For hops to believe (per-IP rate limits key on the result). */
   trustProxy: boolean | number | string;
+  /** Each casino's bounded share of this pod (docs/reliability.md "Tenants"). */
+  tenantShare: {
+    /** The largest wallet answer read; a bigger one is cut off and counts as no readable answer. */
+    walletMaxResponseBytes: number;
+    /** Wallet callbacks to one operator in flight at once, and waiting for a slot. */
+    walletMaxInFlight: number;
+    walletMaxQueued: number;
+    /** Player requests (sessions, bets, round actions, balance) of one operator's players in progress at once. */
+    playerMaxInFlight: number;
+  };
+  /** Player sessions: idle and absolute lifetimes (docs/DECISIONS.md). */
+  sessionIdleMs: number;
+  sessionMaxMs: number;
 }
 
 /**
- * TRUST_PROXY → Fastify's trustProxy. Unset: proxies on loopback and private networks only
- * (a sidecar, an ingress controller in the cluster), so a client on the internet cannot pick its
- * own per-IP rate-limit key with a forged X-Forwarded-For. `true` trusts every hop.
+ * TRUST_PROXY → Fastify's trustProxy. Unset: no proxy is trusted, so `X-Forwarded-For` is
+ * ignored and the client IP is the socket's peer: a client cannot pick its own per-IP rate-limit
+ * key or the IP of an audit line with a forged header, whatever network it comes from.
+ * Deployments name their real hops (the chart: `trustProxy`; docs/operations.md): a hop count
+ * (`1` behind one ingress controller), addresses or CIDRs, or `true` (every hop — only when the
+ * only way in is through a proxy that overwrites the header).
  */
-export const DEFAULT_TRUST_PROXY = 'loopback,linklocal,uniquelocal';
+export const DEFAULT_TRUST_PROXY = false;
 function parseTrustProxy(v: string | undefined): boolean | number | string {
   if (v === undefined) return DEFAULT_TRUST_PROXY;
   if (v === 'true') return true;
@@ -150,6 +174,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    tenantShare: {
+      walletMaxResponseBytes: e.WALLET_MAX_RESPONSE_BYTES,
+      walletMaxInFlight: e.WALLET_MAX_IN_FLIGHT_PER_OPERATOR,
+      walletMaxQueued: e.WALLET_MAX_QUEUED_PER_OPERATOR,
+      playerMaxInFlight: e.PLAYER_MAX_IN_FLIGHT_PER_OPERATOR,
+    },
+    sessionIdleMs: Math.round(e.SESSION_IDLE_MINUTES * 60_000),
+    sessionMaxMs: Math.round(e.SESSION_MAX_HOURS * 3_600_000),
     ...overrides,
   };
 }

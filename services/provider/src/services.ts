@@ -15,6 +15,7 @@ import { runWalletRetryJob } from './rounds/wallet-retry-job.js';
 import { createSessionService, type SessionService } from './sessions/sessions.js';
 import { openDatabase, type DbHandle } from './store/db.js';
 import { createDemoCasino, type DemoCasino } from './wallet/demo-casino.js';
+import { createOperatorBulkheads } from './wallet/operator-bulkhead.js';
 import { createWalletClient, httpTransport, type WalletClient, type WalletTransport } from './wallet/wallet-client.js';
 
 export interface Services {
@@ -52,8 +53,9 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
   const metrics = createMetrics();
   const wallet = createWalletClient({
     timeoutMs: config.callbackTimeoutMs,
-    http: opts.httpTransport ?? httpTransport({ production: config.production }),
+    http: opts.httpTransport ?? httpTransport({ production: config.production, maxResponseBytes: config.tenantShare.walletMaxResponseBytes }),
     sandbox: demoCasino,
+    bulkheads: createOperatorBulkheads({ maxInFlight: config.tenantShare.walletMaxInFlight, maxQueued: config.tenantShare.walletMaxQueued }),
     onCall: (operatorId, path, outcome, seconds) => metrics.walletCall(operatorId, path.slice(8), walletOutcomeLabel(outcome.kind, outcome.errorCode), seconds),
   });
   if (config.demoOperator) await ensureDemoOperator(db, operators);
@@ -63,6 +65,7 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     box,
     operators,
     wallet,
+    lifetimes: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
     // A new session starts the retries of that player's pending credits and rollbacks, in the background.
     retryPlayer: (operatorId, playerRef) => {
       const p = runWalletRetryJob(money, { operatorId, playerRef, limit: 100, sweepAbandoned: false }).catch(() => undefined);

@@ -13,6 +13,9 @@
  * |                   | with `mode: 'drop'`, destroys the socket; with `mode: 'late'`,   |     |
  * |                   | answers the real answer only after `ms` (past the caller's timeout) |  |
  * | `refuse`          | answers `status` (default 400) with `{"code": code}`             | no, and the key stays free |
+ * | `huge`            | answers 200 with a JSON body of `bytes` bytes (default 60 MB),   | only with `applied: true` |
+ * |                   | streamed; with `applied: true` the request is processed first;   |     |
+ * |                   | `chunked: true` sends no Content-Length (a hostile casino)        |     |
  *
  * Matching: `path` is an interface path (`/wallet/credit`) or `*`; `operatorId`, when given,
  * must equal X-Operator-Id. `times` caps how often the rule fires (unlimited when absent);
@@ -27,7 +30,8 @@ export type FaultAction =
   | { kind: 'status'; status: number; code?: string }
   | { kind: 'drop' }
   | { kind: 'ambiguous'; mode?: 'status' | 'drop' | 'late'; status?: number; ms?: number }
-  | { kind: 'refuse'; code: string; status?: number };
+  | { kind: 'refuse'; code: string; status?: number }
+  | { kind: 'huge'; bytes?: number; applied?: boolean; chunked?: boolean };
 
 export type FaultRule = FaultAction & {
   /** `/wallet/debit`, `/wallet/credit`, ... or `*` for every wallet path. */
@@ -132,8 +136,13 @@ export function validateFaultRules(input: unknown): FaultRule[] {
         break;
       case 'drop':
         break;
+      case 'huge':
+        int('bytes', 2, 1024 * 1024 * 1024);
+        if (r['applied'] !== undefined && typeof r['applied'] !== 'boolean') fail('applied must be a boolean');
+        if (r['chunked'] !== undefined && typeof r['chunked'] !== 'boolean') fail('chunked must be a boolean');
+        break;
       default:
-        fail('kind must be delay, delay-then-drop, status, drop, ambiguous or refuse');
+        fail('kind must be delay, delay-then-drop, status, drop, ambiguous, refuse or huge');
     }
     if (r['code'] !== undefined && typeof r['code'] !== 'string') fail('code must be a string');
     return { ...r } as FaultRule;

@@ -139,6 +139,9 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
     }
   }
 
+  /** The default size of a `huge` fault's answer: 60 MB. */
+  const HUGE_DEFAULT_BYTES = 60 * 1024 * 1024;
+
   async function wallet(req: IncomingMessage, res: ServerResponse, prefix: string, path: string): Promise<void> {
     const entry: RequestLogEntry = { time: '', method: req.method ?? '', path, prefix, status: null };
     const answer = (status: number, body: Record<string, unknown>) => {
@@ -150,6 +153,30 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
     const drop = () => {
       finish();
       req.socket.destroy();
+    };
+    // A hostile wallet's answer: `{"pad":"xxxx…"}` of `bytes` bytes, written as fast as the reader
+    // takes it (backpressure respected), stopped when the reader hangs up.
+    const huge = async (bytes: number, chunked: boolean) => {
+      entry.status = 200;
+      finish();
+      res.writeHead(200, { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(bytes) }) });
+      const head = '{"pad":"';
+      const tail = '"}';
+      let left = bytes - head.length - tail.length;
+      if (left < 0) return void res.end('{}');
+      res.write(head);
+      const block = Buffer.alloc(64 * 1024, 'x');
+      while (left > 0 && !res.destroyed) {
+        const n = Math.min(left, block.length);
+        left -= n;
+        if (!res.write(n === block.length ? block : block.subarray(0, n))) {
+          await new Promise<void>((resolve) => {
+            res.once('drain', resolve);
+            res.once('close', resolve);
+          });
+        }
+      }
+      if (!res.destroyed) res.end(tail);
     };
     const finish = () => {
       entry.time = new Date(now()).toISOString();
@@ -211,7 +238,9 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
       await sleep(RACE_WINDOW_MS);
       skipKeyLookup = true;
     }
+    if (fault?.kind === 'huge' && !fault.applied) return huge(fault.bytes ?? HUGE_DEFAULT_BYTES, fault.chunked === true);
     const result = runOperation(op, path, typeof key === 'string' ? key : '', rawBody, { skipKeyLookup });
+    if (fault?.kind === 'huge') return huge(fault.bytes ?? HUGE_DEFAULT_BYTES, fault.chunked === true);
     if (fault?.kind === 'ambiguous') {
       if (fault.mode === 'drop') return drop();
       if (fault.mode === 'late') {

@@ -185,7 +185,7 @@ export const closeAbandonedBlackjackRound: AbandonedRoundHandler = async (deps, 
   await resolveExtraDebits(deps, operator, claimed);
   let state = blackjackStateOf(claimed);
   while (!isFinal(state)) state = applyBlackjackAction(state, state.phase === 'insurance' ? 'decline_insurance' : 'stand').state;
-  const session = await deps.sessions.get(deps.db, round.sessionId);
+  const session = await deps.sessions.load(deps.db, round.sessionId);
   try {
     const closed = await closeBlackjack(deps, operator, claimed, state, { from: ['active'], launchToken: session.launchToken });
     return closed.round.status === 'credit_pending' ? 'pending' : 'succeeded';

@@ -287,7 +287,7 @@ export const closeAbandonedMinesRound: AbandonedRoundHandler = async (deps, roun
   if (state.status !== 'active') return null;
   if (safeReveals(state) === 0) return null; // kept open (the job restarts its idle clock)
   const operator = await operatorFor(deps, round.operatorId);
-  const session = await deps.sessions.get(deps.db, round.sessionId);
+  const session = await deps.sessions.load(deps.db, round.sessionId);
   try {
     await closeMinesRound(deps, { round, operator, session, scope: null, state: cashoutMines(state) });
   } catch (err) {

@@ -44,7 +44,41 @@ interface SessionRow {
   launch_mode: 'single' | 'lobby';
   launch_token_enc: string;
   created_at: Date | string;
+  last_seen_at: Date | string;
+  ended_at: Date | string | null;
 }
+
+/** Why a session no longer serves its player (INVALID_SESSION's message). */
+export type SessionEnd = 'ended' | 'idle' | 'expired';
+
+/** How often a pod re-reads a session it holds (an end by the casino reaches every pod within this). */
+export const SESSION_RECHECK_MS = 5_000;
+/** `last_seen_at` is written at most this often per session (the idle lifetime's granularity). */
+export const SESSION_TOUCH_MS = 60_000;
+
+interface HeldSession {
+  session: SessionWithToken;
+  createdAt: number;
+  /** last_seen_at as read or written by this pod. */
+  lastSeenDb: number;
+  /** This pod's latest request of the session. */
+  lastSeenHere: number;
+  checkedAt: number;
+}
+
+/** Whether a session still serves its player at `now`; its lifetimes are SESSION_IDLE_MINUTES and SESSION_MAX_HOURS. */
+export function sessionEnd(s: { createdAt: number; lastSeen: number; ended: boolean }, now: number, lifetimes: { idleMs: number; maxMs: number }): SessionEnd | null {
+  if (s.ended) return 'ended';
+  if (now - s.createdAt >= lifetimes.maxMs) return 'expired';
+  if (now - s.lastSeen >= lifetimes.idleMs) return 'idle';
+  return null;
+}
+
+const END_MESSAGE: Record<SessionEnd, string> = {
+  ended: 'the casino ended this session; start a new one from the casino',
+  idle: 'the session expired after a time without play; start a new one from the casino',
+  expired: 'the session reached its maximum length; start a new one from the casino',
+};
 
 export interface SessionDeps {
   db: Db;
@@ -53,6 +87,9 @@ export interface SessionDeps {
   wallet: WalletClient;
   /** Retries of a player's pending money movements, started in the background. */
   retryPlayer?: (operatorId: string, playerRef: string) => void;
+  /** SESSION_IDLE_MINUTES and SESSION_MAX_HOURS (defaults: 2 h and 24 h). */
+  lifetimes?: { idleMs: number; maxMs: number };
+  now?: () => number;
 }
 
 /** The casino's balance answer → minor units of the session currency; a different currency is CURRENCY_MISMATCH. */
@@ -78,7 +115,13 @@ export const LOBBY_WALLET_GAME = 'lobby';
 
 export function createSessionService(deps: SessionDeps) {
   const { db, box, operators, wallet } = deps;
-  const cache = memo<string, SessionWithToken>({ max: 50_000 });
+  const lifetimes = deps.lifetimes ?? { idleMs: 2 * 3_600_000, maxMs: 24 * 3_600_000 };
+  const now = deps.now ?? Date.now;
+  // A short idle lifetime (tests) needs touches often enough that another pod never sees a live session as idle.
+  const touchMs = Math.min(SESSION_TOUCH_MS, lifetimes.idleMs / 4);
+  const held = memo<string, HeldSession>({ max: 50_000 });
+  /** Sessions of rounds (retries, recovery): read once, whatever their lifetime. */
+  const loaded = memo<string, SessionWithToken>({ max: 10_000 });
 
   const fromRow = (r: SessionRow): SessionWithToken => ({
     sessionId: r.session_id,
@@ -161,15 +204,75 @@ export function createSessionService(deps: SessionDeps) {
       };
     },
 
-    /** The session of a player-facing request, or INVALID_SESSION. Sessions never change: they are kept in memory once read. */
+    /**
+     * The session of a player-facing request, or INVALID_SESSION when it is unknown, ended by the
+     * casino, idle for SESSION_IDLE_MINUTES or older than SESSION_MAX_HOURS. A pod keeps the
+     * sessions it serves in memory and re-reads each at most every SESSION_RECHECK_MS (so an end
+     * reaches every pod within 5 s, this one at once); `last_seen_at` is written at most once a
+     * minute per session, never on every bet.
+     */
     async get(q: Queryable, sessionId: string): Promise<SessionWithToken> {
-      const known = cache.get(sessionId);
+      const t = now();
+      let h = held.get(sessionId);
+      if (!h || t - h.checkedAt >= SESSION_RECHECK_MS) {
+        const row = await q<SessionRow>('sessions').where({ session_id: sessionId }).first();
+        if (!row) throw new AppError('INVALID_SESSION', 'unknown session');
+        const lastSeenDb = new Date(row.last_seen_at).getTime();
+        h = {
+          session: h?.session ?? fromRow(row),
+          createdAt: new Date(row.created_at).getTime(),
+          lastSeenDb,
+          lastSeenHere: Math.max(h?.lastSeenHere ?? 0, lastSeenDb),
+          checkedAt: t,
+        };
+        const end = sessionEnd({ createdAt: h.createdAt, lastSeen: h.lastSeenHere, ended: row.ended_at !== null }, t, lifetimes);
+        if (end) {
+          held.delete(sessionId);
+          throw new AppError('INVALID_SESSION', END_MESSAGE[end]);
+        }
+        held.set(sessionId, h);
+      } else {
+        const end = sessionEnd({ createdAt: h.createdAt, lastSeen: h.lastSeenHere, ended: false }, t, lifetimes);
+        if (end) {
+          held.delete(sessionId);
+          throw new AppError('INVALID_SESSION', END_MESSAGE[end]);
+        }
+      }
+      h.lastSeenHere = t;
+      if (t - h.lastSeenDb >= touchMs) {
+        h.lastSeenDb = t;
+        const touched = await q('sessions').where({ session_id: sessionId }).whereNull('ended_at').update({ last_seen_at: new Date(t) });
+        if (touched === 0) {
+          held.delete(sessionId);
+          throw new AppError('INVALID_SESSION', END_MESSAGE.ended);
+        }
+      }
+      return h.session;
+    },
+
+    /** The session a round was played in, whatever its lifetime (retries and recovery settle old rounds). */
+    async load(q: Queryable, sessionId: string): Promise<SessionWithToken> {
+      const known = held.get(sessionId)?.session ?? loaded.get(sessionId);
       if (known) return known;
       const row = await q<SessionRow>('sessions').where({ session_id: sessionId }).first();
       if (!row) throw new AppError('INVALID_SESSION', 'unknown session');
       const session = fromRow(row);
-      cache.set(sessionId, session);
+      loaded.set(sessionId, session);
       return session;
+    },
+
+    /**
+     * Ends sessions at the casino's request (signed operator API): one session, or every open
+     * session of a player of this operator. An ended session answers INVALID_SESSION from then on
+     * (on every pod within SESSION_RECHECK_MS); the player's open round waits for a new session.
+     */
+    async end(input: { operatorId: string; playerRef?: string | undefined; sessionId?: string | undefined; reason?: string | undefined }): Promise<{ ended: number }> {
+      const q = db('sessions').where({ operator_id: input.operatorId }).whereNull('ended_at');
+      if (input.playerRef !== undefined) void q.where({ player_ref: input.playerRef });
+      if (input.sessionId !== undefined) void q.where({ session_id: input.sessionId });
+      const ids: string[] = (await q.update({ ended_at: db.fn.now(), ended_reason: storableText(input.reason ?? 'ended by the casino', 200) }, ['session_id'])).map((r: { session_id: string }) => r.session_id);
+      for (const id of ids) held.delete(id);
+      return { ended: ids.length };
     },
 
     async balance(sessionId: string) {

@@ -13,6 +13,7 @@ import { inSpan, ROUND_ID_ATTRIBUTE, traceHeaders, tracingEnabled } from '../inf
 import { SANDBOX_CALLBACK_BASE, type OperatorWithSecret } from '../operators/operator-schema.js';
 import { callableUrl, guardedLookup, type Lookup } from '../operators/callback-address.js';
 import { signedHeaders } from './signing.js';
+import { createOperatorBulkheads, type OperatorBulkheads } from './operator-bulkhead.js';
 
 export type WalletPath = '/wallet/validate-session' | '/wallet/balance' | '/wallet/debit' | '/wallet/credit' | '/wallet/rollback';
 
@@ -32,11 +33,34 @@ export interface TransportResponse {
 
 export class TransportError extends Error {
   constructor(
-    readonly kind: 'timeout' | 'network',
+    /** timeout, network: no answer; oversize: an answer past the cap, cut off unread; busy: never sent (bulkhead full). */
+    readonly kind: 'timeout' | 'network' | 'oversize' | 'busy',
     message: string,
   ) {
     super(message);
   }
+}
+
+/** The largest wallet answer read (WALLET_MAX_RESPONSE_BYTES): bigger answers are cut off there and count as no readable answer. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
+
+/**
+ * Reads an answer body up to `maxBytes`, as a stream: past the cap the socket is destroyed and
+ * nothing more is read or kept, so a casino answering 100 MB costs this process 64 KiB and a
+ * few microseconds of parsing, never its event loop or its memory.
+ */
+export async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(err?: Error): unknown }, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      body.destroy();
+      throw new TransportError('oversize', `the casino's answer was larger than ${maxBytes} bytes and was cut off unread`);
+    }
+    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
 }
 
 export interface WalletTransport {
@@ -44,7 +68,13 @@ export interface WalletTransport {
   close?(): Promise<void>;
 }
 
-export type OutcomeKind = 'confirmed' | 'refused' | 'conflict' | 'ambiguous';
+/**
+ * confirmed: a 2xx with a JSON object. refused: a 4xx (not 409). conflict: a 409. ambiguous: no
+ * readable answer (timeout, network, 429/5xx after the retry, a non-JSON 2xx, an answer over the
+ * size cap). busy: never sent, because this operator's share of the pod's wallet work was full
+ * (operator-bulkhead.ts) — provably nothing moved.
+ */
+export type OutcomeKind = 'confirmed' | 'refused' | 'conflict' | 'ambiguous' | 'busy';
 
 export interface WalletOutcome {
   kind: OutcomeKind;
@@ -68,7 +98,8 @@ const PASS_THROUGH: ReadonlySet<string> = new Set(['INSUFFICIENT_FUNDS', 'CURREN
  * are called: an IP literal is checked before the request, a host name's every address when the
  * socket connects (a name that now resolves inside is refused: DNS rebinding).
  */
-export function httpTransport(opts: { production: boolean; lookup?: Lookup }): WalletTransport {
+export function httpTransport(opts: { production: boolean; lookup?: Lookup; maxResponseBytes?: number }): WalletTransport {
+  const maxBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const agent = new Agent({
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 120_000,
@@ -89,9 +120,15 @@ export function httpTransport(opts: { production: boolean; lookup?: Lookup }): W
           headersTimeout: req.timeoutMs,
           bodyTimeout: req.timeoutMs,
         });
-        const body = await res.body.text();
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > maxBytes) {
+          res.body.destroy();
+          throw new TransportError('oversize', `the casino announced an answer of ${declared} bytes, over the ${maxBytes}-byte cap; not read`);
+        }
+        const body = await readCapped(res.body, maxBytes);
         return { statusCode: res.statusCode, body };
       } catch (err) {
+        if (err instanceof TransportError) throw err;
         throw classifyTransportError(err);
       }
     },
@@ -119,6 +156,8 @@ export interface WalletClientOptions {
   timeoutMs: number;
   http: WalletTransport;
   sandbox: WalletTransport;
+  /** Each operator's share of the HTTP wallet work (default: DEFAULT_BULKHEAD); the in-process demo casino has none. */
+  bulkheads?: OperatorBulkheads;
   now?: () => number;
   onAttempt?: (info: { operatorId: string; path: WalletPath; outcome: string; durationMs: number }) => void;
   /** One wallet call done (its retry included): the metrics' hook. */
@@ -135,6 +174,8 @@ export interface WalletClient {
   circuitOpen(operatorId: string): boolean;
   /** Every operator this process has called, with its circuit (metrics). */
   circuits(): Iterable<{ operatorId: string; open: boolean }>;
+  /** Each operator's lane of wallet work in flight and waiting (metrics). */
+  lanes(): Iterable<{ operatorId: string; inFlight: number; queued: number }>;
   close(): Promise<void>;
 }
 
@@ -152,6 +193,7 @@ function parseBody(text: string): Record<string, unknown> | null {
 
 export function createWalletClient(opts: WalletClientOptions): WalletClient {
   const now = opts.now ?? Date.now;
+  const bulkheads = opts.bulkheads ?? createOperatorBulkheads();
   const circuits = new Map<string, { failures: number; openUntil: number }>();
   const record = (operatorId: string, ok: boolean) => {
     const c = circuits.get(operatorId) ?? { failures: 0, openUntil: 0 };
@@ -168,6 +210,7 @@ export function createWalletClient(opts: WalletClientOptions): WalletClient {
       const t = now();
       for (const [operatorId, c] of circuits) yield { operatorId, open: c.openUntil > t };
     },
+    lanes: () => bulkheads.lanes(),
     call(operator, path, body, idempotencyKey) {
       if (!tracingEnabled()) return timedCall(operator, path, body, idempotencyKey, null);
       // A span per callback; its traceparent goes to the casino with every attempt.
@@ -206,6 +249,16 @@ export function createWalletClient(opts: WalletClientOptions): WalletClient {
         ...traceHeaders(),
       };
       const started = Date.now();
+      // The operator's share of the pod (operator-bulkhead.ts); the in-process demo casino needs none.
+      const release = sandbox ? () => undefined : await bulkheads.acquire(operator.operatorId, opts.timeoutMs);
+      if (!release) {
+        // Not sent. On the first attempt nothing can have moved; a retry not sent leaves the
+        // first attempt's answer (no answer) as the outcome: that one may have been applied.
+        if (last) break;
+        last = busyOutcome(url);
+        opts.onAttempt?.({ operatorId: operator.operatorId, path, outcome: 'busy', durationMs: Date.now() - started });
+        break;
+      }
       let outcome: WalletOutcome;
       try {
         const res = await transport.send({ operatorId: operator.operatorId, url, path, headers, body, timeoutMs: opts.timeoutMs });
@@ -218,11 +271,13 @@ export function createWalletClient(opts: WalletClientOptions): WalletClient {
           statusCode: null,
           responseText: null,
           response: null,
-          errorCode: te.kind === 'timeout' ? 'CASINO_TIMEOUT' : 'CASINO_NETWORK_ERROR',
+          errorCode: te.kind === 'timeout' ? 'CASINO_TIMEOUT' : te.kind === 'oversize' ? 'CASINO_HTTP_ERROR' : 'CASINO_NETWORK_ERROR',
           casinoCode: null,
           errorMessage: te.message,
           attempts: attempt,
         };
+      } finally {
+        release();
       }
       opts.onAttempt?.({ operatorId: operator.operatorId, path, outcome: outcome.errorCode ?? outcome.kind, durationMs: Date.now() - started });
       last = outcome;
@@ -231,6 +286,21 @@ export function createWalletClient(opts: WalletClientOptions): WalletClient {
     }
     return last as WalletOutcome;
   }
+}
+
+/** A callback this pod did not send: the operator's lane was full (operator-bulkhead.ts). */
+function busyOutcome(url: string): WalletOutcome {
+  return {
+    kind: 'busy',
+    url,
+    statusCode: null,
+    responseText: null,
+    response: null,
+    errorCode: 'CASINO_HTTP_RETRYABLE',
+    casinoCode: null,
+    errorMessage: "not sent: this casino's share of wallet calls is in use (its wallet answers slowly); try again shortly",
+    attempts: 1,
+  };
 }
 
 function classifyResponse(url: string, res: TransportResponse, attempts: number): WalletOutcome {
@@ -259,7 +329,7 @@ function classifyResponse(url: string, res: TransportResponse, attempts: number)
  * that refuses the retry while the first is in flight), so that debit must be rolled back.
  */
 export function isCleanRefusal(outcome: WalletOutcome): boolean {
-  return outcome.kind === 'refused' && outcome.attempts === 1;
+  return outcome.kind === 'busy' || (outcome.kind === 'refused' && outcome.attempts === 1);
 }
 
 /** The error a client sees for a wallet call that did not succeed. */
@@ -272,8 +342,10 @@ export function outcomeError(outcome: WalletOutcome): AppError {
         ? 'the casino did not answer in time'
         : code === 'CASINO_NETWORK_ERROR'
           ? 'the casino could not be reached'
-          : code === 'CASINO_HTTP_RETRYABLE'
-            ? 'the casino is unavailable (retries exhausted)'
+          : outcome.kind === 'busy'
+            ? (outcome.errorMessage ?? 'the casino is busy')
+            : code === 'CASINO_HTTP_RETRYABLE'
+              ? 'the casino is unavailable (retries exhausted)'
             : (outcome.errorMessage ?? 'the casino refused the request');
   return new AppError(code, message, outcome.casinoCode && code !== outcome.casinoCode ? { casinoCode: outcome.casinoCode } : {});
 }

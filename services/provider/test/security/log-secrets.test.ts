@@ -38,6 +38,9 @@ describe('the log of a run', () => {
     expect((await w.call('GET', `/api/balance?sessionId=${encodeURIComponent(b.sessionId)}&x=1`)).status).toBe(200);
     const bet = await w.bet(a, 'dice', 1, { target: 50, direction: 'over' });
     expect(bet.status).toBe(200);
+    // session ids in paths (the game page's free-bet read), however the path is spelled (issue 23)
+    expect((await w.call('GET', `/api/sessions/${a.sessionId}/free-bets`)).status).toBe(200);
+    expect((await w.call('GET', `/API/Sessions/${encodeURIComponent(b.sessionId)}/free-bets?x=1`)).status).toBeLessThan(500);
     const mines = await w.call('POST', '/api/mines/rounds', { sessionId: b.sessionId, amount: 1, idempotencyKey: newKey() });
     expect((await w.call('GET', `/api/mines/rounds/${mines.body.roundId}?sessionId=${b.sessionId}`)).status).toBe(200);
     expect((await w.call('GET', `/api/mines/rounds/active?sessionId=${b.sessionId}`)).status).toBe(200);
@@ -91,6 +94,7 @@ describe('the log of a run', () => {
     expect(log).toContain('a careless log line');
     expect(lines.length).toBeGreaterThan(10);
     expect(log).toMatch(/"url":"\/api\/balance\?sessionId=\[redacted\]"/);
+    expect(log).toMatch(/"url":"\/api\/sessions\/\[redacted\]\/free-bets"/);
     for (const secret of used) expect(log.includes(secret), `the log holds ${secret.slice(0, 6)}…`).toBe(false);
   });
 });

@@ -9,15 +9,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp } from '../../src/app.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { newKey, startWorld, type World } from '../helpers/casino.js';
+import { newKey, startWorld, type Player, type World } from '../helpers/casino.js';
 
 const LIMITS = { RATE_LIMIT_SESSION_PER_MIN: '3', RATE_LIMIT_IP_PER_MIN: '4', RATE_LIMIT_LOGIN_PER_MIN: '2' };
 const prefix = `gp-test-rl:${randomBytes(4).toString('hex')}:`;
 
 let w: World;
 let second: TestApp;
+let balancePlayer: Player;
 beforeAll(async () => {
   w = await startWorld([{ operatorId: 'op-rl' }], { env: LIMITS, redisKeyPrefix: prefix });
+  // from an address of its own: the session-creation budget of 127.0.0.1 belongs to the tests below
+  w.casino.createPlayer({ playerRef: 'rl-bal', displayName: 'Balance', balance: '1000', currency: 'USD' });
+  const launchToken = w.casino.issueLaunchToken('rl-bal', { operatorId: 'op-rl' });
+  const s = await w.t.app.inject({ method: 'POST', url: '/api/sessions', remoteAddress: '192.0.2.50', payload: { operatorId: 'op-rl', launchToken, gameType: 'dice' } });
+  balancePlayer = { playerRef: 'rl-bal', operatorId: 'op-rl', currency: 'USD', sessionId: String(s.json().sessionId), launchToken };
   // a second pod on the same database and Redis
   second = await createTestApp({ env: LIMITS, redisKeyPrefix: prefix, databaseUrl: w.t.config.databaseUrl! });
 });
@@ -26,7 +32,8 @@ afterAll(async () => {
   await w?.close();
 });
 
-const fromIp = (ip: string) => ({ 'x-forwarded-for': ip });
+// The client's address as the socket gives it: no proxy is trusted by default (issue 23), so a header could not set it.
+const fromIp = (ip: string) => ({ remoteAddress: ip });
 
 describe('rate limits', () => {
   it('per session on bets: the 4th bet of a session in a minute is 429 RATE_LIMITED with Retry-After; another session is not affected', async () => {
@@ -82,20 +89,20 @@ describe('rate limits', () => {
     const codes: number[] = [];
     for (let i = 0; i < 5; i++) {
       const app = i % 2 === 0 ? w.t.app : second.app;
-      codes.push((await app.inject({ method: 'POST', url: '/sandbox/launch', headers: fromIp(ip), payload: launch })).statusCode);
+      codes.push((await app.inject({ method: 'POST', url: '/sandbox/launch', ...fromIp(ip), payload: launch })).statusCode);
     }
     expect(codes).toEqual([200, 200, 200, 200, 429]);
     // another IP is not limited
-    expect((await w.t.app.inject({ method: 'POST', url: '/sandbox/launch', headers: fromIp('203.0.113.8'), payload: launch })).statusCode).toBe(200);
+    expect((await w.t.app.inject({ method: 'POST', url: '/sandbox/launch', ...fromIp('203.0.113.8'), payload: launch })).statusCode).toBe(200);
     // the same IP on another route still has its budget there
     const verify = { gameType: 'dice', serverSeed: 'a'.repeat(64), clientSeed: 'c', nonce: 0, params: { target: 50, direction: 'over' } };
     const verifyCodes: number[] = [];
-    for (let i = 0; i < 5; i++) verifyCodes.push((await w.t.app.inject({ method: 'POST', url: '/api/verify', headers: fromIp(ip), payload: verify })).statusCode);
+    for (let i = 0; i < 5; i++) verifyCodes.push((await w.t.app.inject({ method: 'POST', url: '/api/verify', ...fromIp(ip), payload: verify })).statusCode);
     expect(verifyCodes.slice(0, 4).every((s) => s !== 429)).toBe(true);
     expect(verifyCodes[4]).toBe(429);
     const sessions: number[] = [];
     for (let i = 0; i < 5; i++) {
-      sessions.push((await w.t.app.inject({ method: 'POST', url: '/api/sessions', headers: fromIp(ip), payload: { operatorId: 'op-rl', launchToken: 'unknown-token', gameType: 'dice' } })).statusCode);
+      sessions.push((await w.t.app.inject({ method: 'POST', url: '/api/sessions', ...fromIp(ip), payload: { operatorId: 'op-rl', launchToken: 'unknown-token', gameType: 'dice' } })).statusCode);
     }
     expect(sessions.slice(0, 4).every((s) => s === 400)).toBe(true);
     expect(sessions[4]).toBe(429);
@@ -112,15 +119,55 @@ describe('rate limits', () => {
       );
       await app.ready();
       const codes: number[] = [];
-      for (let i = 0; i < 3; i++) codes.push((await app.inject({ method: 'POST', url: '/api/admin/test-login', headers: fromIp('198.51.100.1') })).statusCode);
+      for (let i = 0; i < 3; i++) codes.push((await app.inject({ method: 'POST', url: '/api/admin/test-login', ...fromIp('198.51.100.1') })).statusCode);
       expect(codes).toEqual([200, 200, 429]);
       // the console's real sign-in route carries the same policy (per IP, before the CSRF and password checks)
       const login: number[] = [];
-      for (let i = 0; i < 3; i++) login.push((await app.inject({ method: 'POST', url: '/api/admin/auth/login', headers: fromIp('198.51.100.2'), payload: { email: 'x@y.test', password: 'wrong password' } })).statusCode);
+      for (let i = 0; i < 3; i++) login.push((await app.inject({ method: 'POST', url: '/api/admin/auth/login', ...fromIp('198.51.100.2'), payload: { email: 'x@y.test', password: 'wrong password' } })).statusCode);
       expect(login.slice(0, 2).every((c) => c !== 429)).toBe(true);
       expect(login[2]).toBe(429);
     } finally {
       await app.close();
     }
+  });
+
+  it('a client cannot pick its own per-IP key with X-Forwarded-For: by default no proxy is trusted, even on a private network (issue 23)', async () => {
+    const launch = { operatorId: 'demo-usd', playerRef: 'rl-xff', gameType: 'dice' };
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      // a peer on a private network rotating the header, as a pod beside ours could
+      codes.push((await w.t.app.inject({ method: 'POST', url: '/sandbox/launch', remoteAddress: '10.1.2.3', headers: { 'x-forwarded-for': `198.18.0.${i + 1}` }, payload: launch })).statusCode);
+    }
+    expect(codes).toEqual([200, 200, 200, 200, 429]);
+    // and the IP a request is known by (audit lines, limits) is the peer's
+    let seen = '';
+    const { app } = await buildApp({ ...w.t.config, redisKeyPrefix: `${prefix}ip:` }, { logger: false });
+    try {
+      app.get('/api/test-ip', { config: { auth: 'public' }, schema: { operationId: 'testIp', response: { 200: z.object({ ip: z.string() }) } } }, async (request) => ({ ip: (seen = request.ip) }));
+      await app.ready();
+      await app.inject({ method: 'GET', url: '/api/test-ip', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.99' } });
+      expect(seen).toBe('127.0.0.1');
+    } finally {
+      await app.close();
+    }
+    // a deployment that names its one proxy hop (the chart's TRUST_PROXY=1) gets the client's address from it
+    const { app: proxied } = await buildApp({ ...w.t.config, trustProxy: 1, redisKeyPrefix: `${prefix}ip2:` }, { logger: false });
+    try {
+      proxied.get('/api/test-ip', { config: { auth: 'public' }, schema: { operationId: 'testIp', response: { 200: z.object({ ip: z.string() }) } } }, async (request) => ({ ip: (seen = request.ip) }));
+      await proxied.ready();
+      await proxied.inject({ method: 'GET', url: '/api/test-ip', remoteAddress: '10.0.0.2', headers: { 'x-forwarded-for': '203.0.113.99' } });
+      expect(seen).toBe('203.0.113.99');
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('per session on GET /api/balance: each read is a signed casino call, so a flood stops at the limit (issue 23)', async () => {
+    const d = balancePlayer;
+    const before = w.casino.requests().filter((r) => r.path === '/wallet/balance').length;
+    const codes: number[] = [];
+    for (let i = 0; i < 5; i++) codes.push((await w.t.app.inject({ method: 'GET', url: `/api/balance?sessionId=${d.sessionId}` })).statusCode);
+    expect(codes).toEqual([200, 200, 200, 429, 429]);
+    expect(w.casino.requests().filter((r) => r.path === '/wallet/balance').length - before).toBe(3);
   });
 });
