@@ -123,7 +123,7 @@ export function httpTransport(opts: { production: boolean; lookup?: Lookup; maxR
         const declared = Number(res.headers['content-length']);
         if (Number.isFinite(declared) && declared > maxBytes) {
           res.body.destroy();
-          throw new TransportError('oversize', `the casino announced an answer of ${declared} bytes, over the ${maxBytes}-byte cap; not read`);
+          throw new TransportError('oversize', `the casino's answer was larger than ${maxBytes} bytes (it announced ${declared}) and was not read`);
         }
         const body = await readCapped(res.body, maxBytes);
         return { statusCode: res.statusCode, body };
