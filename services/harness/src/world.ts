@@ -24,6 +24,8 @@ export const SLOTS = {
   chaosTest: { port: 40, redis: 2 },
   multiTest: { port: 60, redis: 3 },
   soak: { port: 80, redis: 4 },
+  noisy: { port: 100, redis: 5 },
+  noisyTest: { port: 120, redis: 6 },
 } as const;
 export type Slot = keyof typeof SLOTS;
 
