@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 /**
- * npm run bench [-- --quick] [--scenarios dice-1,dice-64,mixed,mines,blackjack,retries,pipeline,scale,first-start]
+ * npm run bench [-- --quick] [--scenarios dice-1,dice-64,mixed,mines,blackjack,retries,pipeline,floor,scale,big,first-start] [--big-rounds 10000000]
  *               [--players 64] [--duration 20] [--warmup 5] [--log-level info] [--cpu-prof DIR] [--markdown FILE]
  * PostgreSQL: TEST_DATABASE_URL (a fresh database is made and dropped). Ports: HARNESS_PORT_BASE
  * (default 3400: casino 3400, providers 3401+, pipeline 3405), Redis HARNESS_REDIS_PORT_BASE (6394).
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { comparisons, resultRows, runBench, SCENARIOS, type ScenarioName } from './bench.js';
+import { comparisons, DEFAULT_SCENARIOS, resultRows, runBench, SCENARIOS, verdictLines, type ScenarioName } from './bench.js';
 import { exitOnSignals } from './processes.js';
 import { markdownTable, table } from './stats.js';
 
@@ -22,14 +22,15 @@ const { values } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     'cpu-prof': { type: 'string' },
     markdown: { type: 'string' },
+    'big-rounds': { type: 'string', default: '10000000' },
     help: { type: 'boolean', default: false },
   },
 });
 if (values.help) {
-  console.log(`npm run bench -- [--quick] [--scenarios ${SCENARIOS.join(',')}] [--players 64] [--duration S] [--warmup S] [--log-level info] [--cpu-prof DIR] [--markdown FILE]`);
+  console.log(`npm run bench -- [--quick] [--scenarios ${SCENARIOS.join(',')}] [--players 64] [--duration S] [--warmup S] [--log-level info] [--cpu-prof DIR] [--markdown FILE] [--big-rounds N]` + '\n(big is run only when named: it loads --big-rounds settled rounds first)');
   process.exit(0);
 }
-const scenarios = (values.scenarios ? values.scenarios.split(',') : [...SCENARIOS]) as ScenarioName[];
+const scenarios = (values.scenarios ? values.scenarios.split(',') : [...DEFAULT_SCENARIOS]) as ScenarioName[];
 for (const s of scenarios) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s} (known: ${SCENARIOS.join(', ')})`);
 
 const report = await runBench({
@@ -39,6 +40,7 @@ const report = await runBench({
   durationS: Number(values.duration ?? (values.quick ? 5 : 20)),
   warmupS: Number(values.warmup ?? (values.quick ? 2 : 5)),
   logLevel: values['log-level'],
+  bigRounds: Number(values['big-rounds']),
   ...(values['cpu-prof'] ? { cpuProf: values['cpu-prof'] } : {}),
   print: (line) => console.log(line),
 });
@@ -48,11 +50,13 @@ console.log(table(resultRows(report.results)));
 for (const r of report.results) for (const n of r.notes) console.log(`${r.name}: ${n}`);
 console.log('');
 for (const line of comparisons(report)) console.log(`• ${line}`);
+console.log('\n== issue 25 targets (ratios to the pipeline of the same run) ==');
+for (const line of verdictLines(report)) console.log(line);
 if (report.statementsNote) console.log(`• statements per bet: n/a (${report.statementsNote})`);
 if (report.statementsSource) console.log(`• statements per bet counted by ${report.statementsSource}; commits per bet from pg_stat_database`);
 if (values.markdown) {
   const source = report.statementsSource ? [`statements per bet counted by ${report.statementsSource}; commits per bet from pg_stat_database`] : [];
-  writeFileSync(values.markdown, `${markdownTable(resultRows(report.results))}\n\n${[...comparisons(report), ...source].map((l) => `- ${l}`).join('\n')}\n`);
+  writeFileSync(values.markdown, `${markdownTable(resultRows(report.results))}\n\n${[...comparisons(report), ...source].map((l) => `- ${l}`).join('\n')}\n\n${verdictLines(report).map((l) => `- ${l}`).join('\n')}\n`);
   console.log(`\nMarkdown written to ${values.markdown}`);
 }
 process.exit(0);

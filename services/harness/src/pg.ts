@@ -67,6 +67,8 @@ export interface PgCounters {
   statements: number | null;
   /** Round trips the provider made (Sync + simple Query messages): only with the wire relay. */
   roundTrips: number | null;
+  /** WAL records written by the whole cluster (pg_stat_wal, PostgreSQL 14+); null when it cannot be read. */
+  walRecords: number | null;
 }
 
 /** Is pg_stat_statements loaded in the server of `base` (shared_preload_libraries)? */
@@ -133,7 +135,15 @@ export class PgStats {
       const s = await c.query<{ calls: string | null }>('SELECT sum(calls)::text AS calls FROM pg_stat_statements WHERE dbid = $1', [this.oid]);
       statements = Number(s.rows[0]?.calls ?? 0);
     } else if (wire) statements = wire.statements;
-    return { commits: Number(d.rows[0]?.xact_commit ?? 0), rollbacks: Number(d.rows[0]?.xact_rollback ?? 0), statements, roundTrips: wire?.roundTrips ?? null };
+    let walRecords: number | null = null;
+    try {
+      const w = await c.query<{ wal_records: string }>('SELECT wal_records::text FROM pg_stat_wal');
+      walRecords = Number(w.rows[0]?.wal_records ?? NaN);
+      if (!Number.isFinite(walRecords)) walRecords = null;
+    } catch {
+      walRecords = null;
+    }
+    return { commits: Number(d.rows[0]?.xact_commit ?? 0), rollbacks: Number(d.rows[0]?.xact_rollback ?? 0), statements, roundTrips: wire?.roundTrips ?? null, walRecords };
   }
 
   /** Connections to the run's database now. */

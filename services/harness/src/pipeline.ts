@@ -9,8 +9,12 @@
  * time goes to anything but I/O. Run as its own process (`node dist/pipeline.js`) so its CPU
  * and memory are read the same way as the provider's.
  *
+ * With COMMITS=3 (issue 25's crash-safe floor) a third commit comes between the debit and the
+ * credit: 4b. one UPDATE of the round to `credit_pending` with its payout — the credit owed is on
+ * disk before it is sent, as a provider that survives a crash there must do.
+ *
  * Environment: PORT, DATABASE_URL, REDIS_URL, WALLET_URL, OPERATOR_ID, OPERATOR_SECRET,
- * CURRENCY, POOL_MAX (default 10, the provider's pool size).
+ * CURRENCY, POOL_MAX (default 10, the provider's pool size), COMMITS (2 or 3, default 2).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -41,6 +45,7 @@ export async function startPipeline(env: Record<string, string | undefined>): Pr
   const operatorId = need('OPERATOR_ID');
   const secret = need('OPERATOR_SECRET');
   const currency = env.CURRENCY ?? 'USD';
+  const threeCommits = env.COMMITS === '3';
   const db = new pg.Pool({ connectionString: need('DATABASE_URL'), max: Number(env.POOL_MAX ?? 10) });
   await db.query(SCHEMA);
   const redis = new Redis(need('REDIS_URL'), { maxRetriesPerRequest: 2 });
@@ -81,6 +86,9 @@ export async function startPipeline(env: Record<string, string | undefined>): Pr
       const debit = await call('debit', `${roundId}:debit`, base, fromMinor(stake, 2));
       if (debit.status !== 200) return { status: 502, body: { code: 'DEBIT_FAILED', casino: debit.text } };
       const payout = Math.random() < 0.495 ? stake * 2n : 0n;
+      if (threeCommits) {
+        await db.query({ name: 'owe', text: "UPDATE pipeline_rounds SET status = 'credit_pending', payout = $2, updated_at = now() WHERE round_id = $1", values: [roundId, payout.toString()] });
+      }
       const credit = await call('credit', `${roundId}:credit`, base, fromMinor(payout, 2));
       await db.query({
         name: 'settle',
