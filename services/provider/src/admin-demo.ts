@@ -11,7 +11,7 @@ import { hashPassword, generatePassword } from './staff/passwords.js';
 import { findAccountByEmail, insertAccount, updateAccount } from './staff/staff-store.js';
 import { demoOperatorWrite } from './operators/operators.js';
 import { GAME_TYPES } from '@gp/game-core/games';
-import { searchRounds } from './rounds/round-store.js';
+import { searchRounds } from './rounds/round-store/reports.js';
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.local';
 export const DEMO_VIEWER_EMAIL = 'viewer@demo-eur.local';

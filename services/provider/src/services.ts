@@ -10,7 +10,7 @@ import { createSecretBox, resolveSecretKey, type SecretBox } from './infra/secre
 import { ensureDemoOperator } from './operators/operators.js';
 import { createOperatorStore, type OperatorStore } from './operators/operator-store.js';
 import type { RoundDeps } from './rounds/round-actions.js';
-import { countOpenRounds } from './rounds/round-store.js';
+import { countOpenRounds } from './rounds/round-store/work.js';
 import { runWalletRetryJob } from './rounds/wallet-retry-job.js';
 import { createSessionService, type SessionService } from './sessions/sessions.js';
 import { openDatabase, type DbHandle } from './store/db.js';

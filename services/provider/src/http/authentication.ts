@@ -28,7 +28,7 @@ import type { KeyValueStore } from '../infra/kv.js';
 import type { OperatorStore } from '../operators/operator-store.js';
 import type { Db } from '../store/db.js';
 import { getCampaign } from '../rounds/free-bet-store.js';
-import { getRound } from '../rounds/round-store.js';
+import { getRound } from '../rounds/round-store/reads.js';
 import { getAccount } from '../staff/staff-store.js';
 import { meetsRole, principalOfSession, seesTenant, TOKEN_PRINCIPAL, type RequiredRole, type StaffPrincipal } from '../staff/staff.js';
 import { NONCE_PATTERN, secretEquals, sign, signatureMatches } from '../wallet/signing.js';

@@ -7,7 +7,7 @@ import { gameRtp, type GameType } from '@gp/game-core/games';
 import { amountJson, type CurrencyCode } from '@gp/game-core/money';
 import { toBigInt, type Queryable } from '../store/db.js';
 import { reconciliationRows, type ReconciliationQuery } from './reconciliation.js';
-import { callbackHealth, moneyPerBucket, pendingRoundCounts, returnPerGame, roundsPerBucket, type FigureRange } from './round-store.js';
+import { callbackHealth, moneyPerBucket, pendingRoundCounts, returnPerGame, roundsPerBucket, type FigureRange } from './round-store/reports.js';
 
 export interface TotalsQuery {
   operatorIds: string[] | null;

@@ -12,10 +12,12 @@ import { applyMultiplier, checkMaxPayout, checkStake, parseAmount } from '@gp/ga
 import { AppError } from '../errors.js';
 import { runIdempotent, scopeOf, StoredAnswer } from './idempotency.js';
 import { campaignForBet, freeBetRefusal } from './free-bets.js';
-import { creditAndFinish, debitAndSettle, openFreeBetRound, openRound } from './money-path.js';
+import { creditAndFinish, debitAndSettle } from './money-path/settled-bet.js';
+import { openFreeBetRound, openRound } from './money-path/opening.js';
 import { latestBalance } from '../sessions/player-balances.js';
 import { openingChecks, type RoundDeps } from './round-actions.js';
-import { getRound, type Round } from './round-store.js';
+import { getRound } from './round-store/reads.js';
+import type { Round } from './round-store/rows.js';
 import { isFailed } from './round-status.js';
 import { betView, betViewOf, failedRoundError, type BetView } from './round-view.js';
 
@@ -75,7 +77,7 @@ export async function placeBet(deps: RoundDeps, input: PlaceBetInput): Promise<B
 /**
  * A free bet (issue 17): the campaign's game and amount, its params as defaults under the
  * request's; no debit. One transaction uses the free bet and opens the round with its result
- * fixed and its credit recorded (money-path.ts `openFreeBetRound`); then the credit is sent and
+ * fixed and its credit recorded (money-path/opening.ts `openFreeBetRound`); then the credit is sent and
  * the answer stored with the key, as for a paid bet. Same idempotency rules: the key's request
  * includes the campaign.
  */

@@ -20,23 +20,15 @@ import { AppError } from '../errors.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import type { Tx } from '../store/db.js';
 import { completeInterruptedKeys } from './idempotency.js';
-import {
-  closeRound,
-  extraDebitError,
-  markExtraDebitUnanswered,
-  operatorFor,
-  releaseActiveRound,
-  resendExtraDebitRollback,
-  rollbackExtraDebit,
-  RoundBusyError,
-  takeOverActiveRound,
-  wasCleanlyRefused,
-  type CloseInput,
-  type MoneyDeps,
-} from './money-path.js';
+import { closeRound, releaseActiveRound, takeOverActiveRound, type CloseInput } from './money-path/active-round.js';
+import { extraDebitError, markExtraDebitUnanswered, resendExtraDebitRollback, rollbackExtraDebit, wasCleanlyRefused } from './money-path/extra-debits.js';
+import { operatorFor, RoundBusyError, type MoneyDeps } from './money-path/callbacks.js';
 import { blackjackResult, blackjackStateOf } from './player-view.js';
 import type { AbandonedRoundHandler, RoundDeps } from './round-actions.js';
-import { callbacksOfRound, claimRoundsForWork, pendingExtraDebitRollbacks, updateRound, type Callback, type Round, type WorkFilter } from './round-store.js';
+import { callbacksOfRound } from './round-store/reads.js';
+import { claimRoundsForWork, pendingExtraDebitRollbacks, type WorkFilter } from './round-store/work.js';
+import { updateRound } from './round-store/writes.js';
+import type { Callback, Round } from './round-store/rows.js';
 import type { RoundStatus } from './round-status.js';
 
 /**
@@ -53,7 +45,7 @@ export async function closeBlackjack(
   return closeRound(deps, operator, round, { ...blackjackClose(round, state, opts), ...(opts.inTx ? { inTx: opts.inTx } : {}) });
 }
 
-/** How a Blackjack round closes (the final state, its result, the total payout and stake): `closeBlackjack`, or money-path.ts `closeAndCredit`. */
+/** How a Blackjack round closes (the final state, its result, the total payout and stake): `closeBlackjack`, or money-path/active-round.ts `closeAndCredit`. */
 export function blackjackClose(round: Round, state: BlackjackState, opts: { from: RoundStatus[]; launchToken: string }): Omit<CloseInput, 'inTx'> {
   const s = settlement(state);
   return {

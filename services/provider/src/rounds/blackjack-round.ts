@@ -7,7 +7,7 @@
  *   start                       one debit; a round the deal decides (naturals, the dealer's peek)
  *                               closes at once with its one credit, any other becomes `active`
  *   hit, stand, no insurance    the new state, no wallet movement
- *   insurance, double, split    one extra debit each (money-path.ts `takeExtraDebit`): confirmed →
+ *   insurance, double, split    one extra debit each (money-path/extra-debits.ts `takeExtraDebit`): confirmed →
  *                               the action applies; refused or rolled back → the action is refused
  *                               with the casino's error and withdrawn from the round
  *   final                       one credit of the total payout of every hand and the insurance
@@ -36,11 +36,15 @@ import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import { latestBalance } from '../sessions/player-balances.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
 import { claimKey, runIdempotent, scopeOf, StoredAnswer, type IdempotencyScope } from './idempotency.js';
-import { applyPaidAction, closeAndCredit, debitAndActivate, debitOpenedRound, RoundBusyError, takeExtraDebit } from './money-path.js';
+import { applyPaidAction, takeExtraDebit } from './money-path/extra-debits.js';
+import { closeAndCredit, debitAndActivate } from './money-path/active-round.js';
+import { debitOpenedRound } from './money-path/opening.js';
+import { RoundBusyError } from './money-path/callbacks.js';
 import { blackjackPlayerView, blackjackStateOf } from './player-view.js';
 import { blackjackClose, closeBlackjack, takeOverStaleRound } from './blackjack-recovery.js';
 import { advanceRound, openActiveRound, openingChecks, openRoundOfSessionPlayer, roundOfSession, runRoundAction, type RoundDeps } from './round-actions.js';
-import { getRound, getRoundWithContext, type Callback, type Round, type RoundWithContext } from './round-store.js';
+import { getRound, getRoundWithContext, type RoundWithContext } from './round-store/reads.js';
+import type { Callback, Round } from './round-store/rows.js';
 import { isFailed } from './round-status.js';
 import { betView, betViewOf, failedRoundError, type PairView } from './round-view.js';
 

@@ -32,8 +32,8 @@ import {
   type FreeBetGame,
   type Grant,
 } from './free-bet-store.js';
-import type { MoneyDeps } from './money-path.js';
-import { campaignPayouts } from './round-store.js';
+import type { MoneyDeps } from './money-path/callbacks.js';
+import { campaignPayouts } from './round-store/reports.js';
 
 export const MAX_PLAYERS_PER_REQUEST = 1000;
 

@@ -11,7 +11,8 @@ import { AppError, errorBody } from '../errors.js';
 import { stringifyJson, parseJson } from '../infra/json.js';
 import type { Metrics, ReplayOutcome } from '../infra/metrics.js';
 import { isUniqueViolation, type Db, type Queryable, type Tx } from '../store/db.js';
-import { callbackCreatedAt, getRound, type Callback, type Round } from './round-store.js';
+import { callbackCreatedAt, getRound } from './round-store/reads.js';
+import type { Callback, Round } from './round-store/rows.js';
 import { OPEN_STATUSES, publicStatusOf } from './round-status.js';
 
 export interface IdempotencyScope {

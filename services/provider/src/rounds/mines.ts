@@ -8,7 +8,7 @@
  *            the last safe tile, or a payout reaching maxPayout: cashed out (one credit)
  *   cashout  one credit of floor(amount × multiplier), capped at maxPayout → `cashed_out`
  *
- * Every step runs on the money path (money-path.ts) under the request's idempotency key; actions
+ * Every step runs on the money path (money-path/) under the request's idempotency key; actions
  * run through runRoundAction (lock `round:<id>` + the round's version), so a duplicate or a
  * concurrent request on another pod never reveals, or credits, twice.
  */
@@ -32,12 +32,15 @@ import { latestBalance } from '../sessions/player-balances.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
 import { isUniqueViolation, type Tx } from '../store/db.js';
 import { claimKey, runIdempotent, scopeOf, StoredAnswer, type IdempotencyScope } from './idempotency.js';
-import { closeAndCredit, closeRound, debitAndActivate, openFreeBetRound, operatorFor, RoundBusyError } from './money-path.js';
+import { closeAndCredit, closeRound, debitAndActivate } from './money-path/active-round.js';
+import { openFreeBetRound } from './money-path/opening.js';
+import { operatorFor, RoundBusyError } from './money-path/callbacks.js';
 import { campaignForBet, freeBetRefusal } from './free-bets.js';
 import { floats } from '@gp/game-core/fairness';
 import { minesPlayerView, minesStateOf } from './player-view.js';
 import { advanceRound, openActiveRound, openingChecks, openRoundOfSessionPlayer, roundOfSession, runRoundAction, type AbandonedRoundHandler, type RoundDeps } from './round-actions.js';
-import { getRound, openRoundOfPlayer, type Callback, type Round, type RoundWithContext } from './round-store.js';
+import { getRound, openRoundOfPlayer, type RoundWithContext } from './round-store/reads.js';
+import type { Callback, Round } from './round-store/rows.js';
 import { isFailed, publicStatusOf } from './round-status.js';
 import { betView, betViewOf, failedRoundError, type PairView } from './round-view.js';
 

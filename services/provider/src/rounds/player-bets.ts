@@ -7,7 +7,7 @@
 import type { SessionWithToken } from '../sessions/sessions.js';
 import type { Db } from '../store/db.js';
 import { playerResultView } from './player-view.js';
-import { roundsOfPlayer } from './round-store.js';
+import { roundsOfPlayer } from './round-store/reads.js';
 import { betView, type BetView } from './round-view.js';
 
 export interface PlayerBetsPage {

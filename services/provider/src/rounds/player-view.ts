@@ -6,7 +6,7 @@
  */
 import { CURRENCY_DECIMALS } from '@gp/game-core/money';
 import { blackjackResultView, blackjackStateSchema, isFinal, minesResultView, minesStateSchema, minorToNumber, type BlackjackState, type GameResult, type MinesState } from '@gp/game-core/games';
-import type { Round } from './round-store.js';
+import type { Round } from './round-store/rows.js';
 import { isOpen } from './round-status.js';
 
 const raw = (round: Round): unknown => (typeof round.state === 'string' ? JSON.parse(round.state) : round.state);

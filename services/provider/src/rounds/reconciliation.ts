@@ -6,7 +6,7 @@
 import { type CurrencyCode, amountJson } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import { toBigInt, toIso, type Queryable } from '../store/db.js';
-import { callbackTotals } from './round-store.js';
+import { callbackTotals } from './round-store/reports.js';
 
 export const RECONCILIATION_TYPES = ['debit', 'credit', 'rollback', 'credit_pending', 'rollback_pending'] as const;
 export type ReconciliationType = (typeof RECONCILIATION_TYPES)[number];

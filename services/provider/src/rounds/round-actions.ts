@@ -22,8 +22,11 @@ import type { SessionService, SessionWithToken } from '../sessions/sessions.js';
 import { isUniqueViolation } from '../store/db.js';
 import { stringifyJson } from '../infra/json.js';
 import { runIdempotent, scopeOf, StoredAnswer, type IdempotencyScope } from './idempotency.js';
-import { keyTakenOr, openRound, operatorFor, RoundBusyError, type MoneyDeps, type OpenedRound, type OpenRoundInput } from './money-path.js';
-import { advanceActiveRound, getRound, getRoundWithContext, openRoundOfPlayer, type Round, type RoundWithContext } from './round-store.js';
+import { keyTakenOr, operatorFor, RoundBusyError, type MoneyDeps } from './money-path/callbacks.js';
+import { openRound, type OpenedRound, type OpenRoundInput } from './money-path/opening.js';
+import { advanceActiveRound } from './round-store/writes.js';
+import { getRound, getRoundWithContext, openRoundOfPlayer, type RoundWithContext } from './round-store/reads.js';
+import type { Round } from './round-store/rows.js';
 import { publicStatusOf } from './round-status.js';
 
 /** What a round's requests need: the money path's parts, the sessions and Redis (locks). */
@@ -77,7 +80,7 @@ export interface RoundActionInput<T> {
   /**
    * Applies the action to the freshly loaded active round (`loaded`: with its callbacks, seed pair
    * and the player's latest balance). Must claim the key in the statement or transaction that
-   * writes (claimKey, `advanceRound`, money-path.ts `closeAndCredit`); may answer a StoredAnswer
+   * writes (claimKey, `advanceRound`, money-path/active-round.ts `closeAndCredit`); may answer a StoredAnswer
    * when that statement stored the answer with the key.
    */
   apply(ctx: { round: Round; loaded: RoundWithContext; session: SessionWithToken; operator: OperatorWithSecret; scope: IdempotencyScope }): Promise<T | StoredAnswer<T>>;

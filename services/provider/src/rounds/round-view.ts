@@ -10,7 +10,8 @@ import type { LosslessNumber } from 'lossless-json';
 import { parseJson } from '../infra/json.js';
 import type { Queryable } from '../store/db.js';
 import { seedPairById, type SeedPair } from '../store/seed-pairs.js';
-import { callbacksOfRound, type Callback, type Round } from './round-store.js';
+import { callbacksOfRound } from './round-store/reads.js';
+import type { Callback, Round } from './round-store/rows.js';
 import { publicStatusOf, RESULT_STATUSES } from './round-status.js';
 import { AppError } from '../errors.js';
 

@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
 import type { Db } from '../store/db.js';
 import { rotateSeedPair } from '../store/seed-pairs.js';
-import { openRoundUnderSeedPair } from './round-store.js';
+import { openRoundUnderSeedPair } from './round-store/reads.js';
 import { publicStatusOf } from './round-status.js';
 
 export async function rotateSeeds(db: Db, session: Pick<SessionWithToken, 'operatorId' | 'playerRef'>, clientSeed: string | undefined) {

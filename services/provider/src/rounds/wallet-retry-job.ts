@@ -11,7 +11,7 @@
  *     (blackjack-recovery.ts);
  *  4. abandoned Mines and Blackjack rounds, as each operator's policy says (the cron route only).
  *
- * Rounds are claimed with FOR UPDATE SKIP LOCKED and a lease (round-store.ts), so two
+ * Rounds are claimed with FOR UPDATE SKIP LOCKED and a lease (round-store/work.ts), so two
  * invocations at once never take the same round; each retry reuses the original idempotency key
  * and body bytes, so even a duplicate call cannot move money twice. `limit` caps the rounds one
  * pass claims, across all steps.
@@ -20,9 +20,12 @@ import type { GameType } from '@gp/game-core/games';
 import { AppError } from '../errors.js';
 import { closeAbandonedBlackjackRound, recoverInterruptedRounds } from './blackjack-recovery.js';
 import { closeAbandonedMinesRound } from './mines.js';
-import { leaseUntil, operatorFor, rollbackUnansweredDebit, sendPendingCredit, sendPendingRollback } from './money-path.js';
+import { leaseUntil, operatorFor } from './money-path/callbacks.js';
+import { rollbackUnansweredDebit, sendPendingCredit, sendPendingRollback } from './money-path/pending-retries.js';
 import type { AbandonedRoundHandler, RoundDeps } from './round-actions.js';
-import { claimRoundsForWork, purgeIdempotencyRecords, restartIdleClock, updateRound, type Round, type WorkFilter } from './round-store.js';
+import { claimRoundsForWork, purgeIdempotencyRecords, type WorkFilter } from './round-store/work.js';
+import { restartIdleClock, updateRound } from './round-store/writes.js';
+import type { Round } from './round-store/rows.js';
 
 export interface RetryRequest {
   operatorId?: string | undefined;

@@ -1,7 +1,7 @@
 /**
  * The dependency direction docs/ARCHITECTURE.md describes, checked on the code: a module imports
- * only from its own layer or the ones below it, no import circle exists, and only the money path
- * sends a money callback.
+ * only from its own layer or the ones below it, no import circle exists, only the money path
+ * (rounds/money-path/callbacks.ts) sends a money callback, no source file is longer than 450 lines.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -82,13 +82,18 @@ describe('the layers of services/provider/src', () => {
 
   it('sends money callbacks from the money path only, and validate-session and balance from sessions only', () => {
     const callers = all.filter((f) => /\bwallet\.call\(/.test(readFileSync(path.join(SRC, f), 'utf8')));
-    expect(callers).toEqual(['rounds/money-path.ts', 'sessions/sessions.ts']);
+    expect(callers).toEqual(['rounds/money-path/callbacks.ts', 'sessions/sessions.ts']);
     const sessions = readFileSync(path.join(SRC, 'sessions/sessions.ts'), 'utf8');
     expect(sessions).not.toMatch(/\/wallet\/(debit|credit|rollback)/);
   });
 
-  it('keeps every SQL statement on rounds and wallet_callbacks in rounds/round-store.ts', () => {
-    const writers = all.filter((f) => f !== 'rounds/round-store.ts' && /\(\s*'(rounds|wallet_callbacks)'\s*\)/.test(readFileSync(path.join(SRC, f), 'utf8')));
+  it('keeps every SQL statement on rounds and wallet_callbacks in rounds/round-store/', () => {
+    const writers = all.filter((f) => !f.startsWith('rounds/round-store/') && /\(\s*'(rounds|wallet_callbacks)'\s*\)/.test(readFileSync(path.join(SRC, f), 'utf8')));
     expect(writers).toEqual([]);
+  });
+
+  it('keeps every source file under 450 lines (one obvious home for each step, issue 24)', () => {
+    const long = all.filter((f) => readFileSync(path.join(SRC, f), 'utf8').split('\n').length > 450);
+    expect(long).toEqual([]);
   });
 });

@@ -7,8 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dealerHasBlackjack, playerHasBlackjack } from '@gp/game-core/games';
 import { claimKey, requestHash } from '../../src/rounds/idempotency.js';
-import { operatorFor, recordExtraDebit } from '../../src/rounds/money-path.js';
-import { getRound, updateRound } from '../../src/rounds/round-store.js';
+import { operatorFor } from '../../src/rounds/money-path/callbacks.js';
+import { recordExtraDebit } from '../../src/rounds/money-path/extra-debits.js';
+import { getRound } from '../../src/rounds/round-store/reads.js';
+import { updateRound } from '../../src/rounds/round-store/writes.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { startWorld, type Player, type World } from '../helpers/casino.js';
 import { act, clientSeedFor, cron, get, insurance, key, ok, scripted, start } from './helpers.js';

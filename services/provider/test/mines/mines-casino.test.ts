@@ -6,7 +6,7 @@
  */
 import { startReferenceCasino, type ReferenceCasino } from '@gp/reference-casino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { creditKey, debitKey } from '../../src/rounds/money-path.js';
+import { creditKey, debitKey } from '../../src/rounds/money-path/callbacks.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { callbacksOf, cashout, casinoOperator, casinoSession, cron, get, key, minesOf, reveal, safeTilesOf, startOk, statusOf } from './helpers.js';
 

@@ -3,7 +3,8 @@
  * CONTRACT.md §1, §12 and §13: GET /api/cron/wallet-retries and the retries a new session starts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRound, operatorFor } from '../../src/rounds/money-path.js';
+import { openRound } from '../../src/rounds/money-path/opening.js';
+import { operatorFor } from '../../src/rounds/money-path/callbacks.js';
 import { httpTransport } from '../../src/wallet/wallet-client.js';
 import { ADMIN_TOKEN, adminHeaders, createTestApp, type TestApp } from '../helpers/app.js';
 import { secretOf, startWorld, type Player, type World } from '../helpers/casino.js';
@@ -121,7 +122,7 @@ describe('what one call retries', () => {
     const res = summary(await w.cron());
     expect(res.items).toEqual([{ roundId, operation: 'rollback', outcome: 'succeeded' }]);
     expect(await w.dbRound(roundId)).toMatchObject({ status: 'cancelled' });
-    // the unanswered debit is recorded the same way as a Blackjack extra debit left by a stopped worker (one rule, money-path.ts)
+    // the unanswered debit is recorded the same way as a Blackjack extra debit left by a stopped worker (one rule, money-path/extra-debits.ts)
     expect(await deps.db('wallet_callbacks').where({ idempotency_key: `${roundId}:debit` }).first()).toMatchObject({ callback_status: 'failed', error_code: 'CASINO_TIMEOUT' });
     expect(w.ledger(roundId).map((tx) => [tx.type, tx.amount])).toEqual([['rollback', 0n]]);
     // the debit the dead worker never sent arrives now: refused

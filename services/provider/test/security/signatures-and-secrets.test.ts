@@ -242,7 +242,7 @@ describe('the server seed of a live round', () => {
 
 describe('round ids', () => {
   it('are UUIDv4 from node:crypto (122 random bits), distinct, with no bit stuck', async () => {
-    const source = readFileSync(new URL('../../src/rounds/money-path.ts', import.meta.url), 'utf8');
+    const source = readFileSync(new URL('../../src/rounds/money-path/opening.ts', import.meta.url), 'utf8');
     expect(source).toMatch(/import \{[^}]*randomUUID[^}]*\} from 'node:crypto'/);
     expect(source).toMatch(/const roundId = randomUUID\(\)/);
     const q = await w.player('sec-ids', { balance: '100000' });

@@ -4,7 +4,7 @@ import type { Services } from '../../services.js';
 import type { AppInstance } from '../zod-provider.js';
 import { AppError } from '../../errors.js';
 import { placeBet } from '../../rounds/bets.js';
-import { getRound } from '../../rounds/round-store.js';
+import { getRound } from '../../rounds/round-store/reads.js';
 import { betView } from '../../rounds/round-view.js';
 import { playerResultView } from '../../rounds/player-view.js';
 import { amountSchema, clientSeedSchema, gameTypeSchema, idempotencyKeySchema, idText, queryInt, roundIdParams, sessionIdSchema } from '../schemas.js';

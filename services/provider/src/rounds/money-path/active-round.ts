@@ -1,0 +1,173 @@
+/**
+ * Mines and Blackjack rounds on the money path, each step in one statement: the opening debit
+ * confirmed and the round made playable (`active`), the round closed with its one credit (by a
+ * player's request, or by the abandoned-round sweep), and the leases a takeover holds.
+ */
+import { stringifyJson } from '../../infra/json.js';
+import type { OperatorWithSecret } from '../../operators/operator-schema.js';
+import type { Tx } from '../../store/db.js';
+import { type IdempotencyScope } from '../idempotency.js';
+import { closeRoundWithCredit, leaseActiveRound, recordCallbackResult, storeDebitAndActivate, updateRound } from '../round-store/writes.js';
+import { getRound } from '../round-store/reads.js';
+import type { Callback, Round } from '../round-store/rows.js';
+import type { CloseStatus, RoundStatus } from '../round-status.js';
+import { afterAttempt, attempt, creditBody, creditKey, keyTakenOr, leaseUntil, type MoneyDeps, newCallback, recordCallback, RoundBusyError } from './callbacks.js';
+import { debitNotConfirmed, type OpenedRound } from './opening.js';
+import { creditAndFinish } from './settled-bet.js';
+import { sendPendingCredit } from './pending-retries.js';
+
+const answerStatus = (answer: unknown, round: Round) => {
+  const s = (answer as { roundStatus?: unknown } | null)?.roundStatus;
+  return typeof s === 'string' ? s : round.status;
+};
+
+/**
+ * The opening debit of a Mines or Blackjack round that becomes playable. Confirmed: one
+ * statement stores the debit's answer and the player's balance, makes the round `active` and
+ * stores the request's answer (`answerOf`, built from the round as it will be) with its key. Not
+ * confirmed: as `debitOpenedRound` (thrown). Null when the retry job took the round over meanwhile.
+ */
+export async function debitAndActivate<A>(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  opened: OpenedRound,
+  claim: IdempotencyScope,
+  answerOf: (active: Round, debit: Callback, balance: bigint | null) => A | Promise<A>,
+): Promise<{ answer: A; round: Round } | null> {
+  const { round, debit } = opened;
+  const a = await attempt(deps, operator, debit);
+  if (a.outcome.kind !== 'confirmed') {
+    await recordCallbackResult(deps.db, debit.id, a.result, a.balance);
+    return debitNotConfirmed(deps, operator, round, a.outcome);
+  }
+  const after: Round = { ...round, status: 'active', leaseUntil: null };
+  const answer = await answerOf(after, afterAttempt(debit, a), a.balance?.balance ?? null);
+  const active = await storeDebitAndActivate(deps.db, {
+    debitId: debit.id,
+    debitResult: a.result,
+    balance: a.balance,
+    roundId: round.roundId,
+    answer: { claim, body: stringifyJson(answer), roundStatus: answerStatus(answer, after) },
+  });
+  if (!active) return null;
+  deps.onStatus?.(active);
+  return { answer, round: active };
+}
+
+/**
+ * A player's request that ends a round (a Mines cashout or bust, the last Blackjack action, a
+ * deal that decides the round): one statement fixes the result (`close.from` → `credit_pending`,
+ * at `close.version`), records the one credit and claims the request's key (unless it holds it
+ * already); then the credit is sent and `creditAndFinish` stores its answer, the final status and
+ * the request's answer. Throws RoundBusyError when the round was no longer in `from`, KeyTaken
+ * when another request holds the key. `answer` is null when the round moved on after the credit
+ * was recorded (the caller answers from the round as it is).
+ */
+export async function closeAndCredit<A>(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  round: Round,
+  close: Omit<CloseInput, 'inTx'>,
+  claim: IdempotencyScope,
+  answerOf: (round: Round, credit: Callback, balance: bigint | null) => A,
+): Promise<{ answer: A | null; round: Round }> {
+  const credit = newCallback(deps, operator, round, {
+    operation: 'credit',
+    purpose: 'win',
+    key: creditKey(round.roundId),
+    amount: close.payout,
+    body: creditBody(round, close.payout, close.launchToken),
+  });
+  let closed: Awaited<ReturnType<typeof closeRoundWithCredit>>;
+  try {
+    closed = await closeRoundWithCredit(deps.db, {
+      roundId: round.roundId,
+      from: close.from,
+      ...(close.version !== undefined ? { version: close.version } : {}),
+      change: {
+        result: close.result,
+        ...(close.state !== undefined ? { state: close.state } : {}),
+        multiplier4: close.multiplier4,
+        payout: close.payout,
+        closeStatus: close.closeStatus,
+        ...(close.totalStaked !== undefined ? { totalStaked: close.totalStaked } : {}),
+        leaseUntil: leaseUntil(deps.config),
+      },
+      credit,
+      claim: claim.claimed ? null : claim,
+    });
+  } catch (err) {
+    throw keyTakenOr(err);
+  }
+  if (!closed) throw new RoundBusyError(`round ${round.roundId} changed while it was being closed`);
+  claim.claimed = true;
+  const finished = await creditAndFinish(deps, operator, closed.round, closed.credit, claim, answerOf);
+  if (finished) return finished;
+  return { answer: null, round: (await getRound(deps.db, round.roundId)) ?? closed.round };
+}
+
+
+export interface CloseInput {
+  from: RoundStatus[];
+  /** Optimistic concurrency for active rounds: the version the caller read. */
+  version?: number;
+  result: unknown;
+  state?: unknown;
+  multiplier4: bigint;
+  payout: bigint;
+  closeStatus: CloseStatus;
+  totalStaked?: bigint;
+  launchToken: string;
+  /** More writes in the same transaction (an action's idempotency key). */
+  inTx?: (tx: Tx) => Promise<void>;
+}
+
+/**
+ * Fixes the round's result and records its one credit (amount 0 for a loss) in one
+ * transaction, then sends the credit. Answers the round: final when the casino confirmed,
+ * `credit_pending` otherwise (never rolled back; the retry job repeats the same credit).
+ * Throws RoundBusyError when the round was no longer in `from` (another request got there first).
+ */
+export async function closeRound(deps: MoneyDeps, operator: OperatorWithSecret, round: Round, close: CloseInput): Promise<{ round: Round; balance: bigint | null }> {
+  await deps.db.transaction(async (tx) => {
+    const moved = await updateRound(
+      tx,
+      round.roundId,
+      close.from,
+      {
+        status: 'credit_pending',
+        result: close.result,
+        state: close.state,
+        multiplier4: close.multiplier4,
+        payout: close.payout,
+        closeStatus: close.closeStatus,
+        totalStaked: close.totalStaked,
+        bumpVersion: true,
+        leaseUntil: leaseUntil(deps.config),
+      },
+      close.version,
+    );
+    if (!moved) throw new RoundBusyError(`round ${round.roundId} changed while it was being closed`);
+    await close.inTx?.(tx);
+    await recordCallback(tx, deps, operator, round, {
+      operation: 'credit',
+      purpose: 'win',
+      key: creditKey(round.roundId),
+      amount: close.payout,
+      body: creditBody(round, close.payout, close.launchToken),
+    });
+  });
+  return sendPendingCredit(deps, operator, round.roundId);
+}
+
+/* ------------------------------------------------------------------------------------ leases */
+
+/** Claims an active round for a takeover (lease and a new version); null when it moved on. */
+export function takeOverActiveRound(deps: MoneyDeps, round: Round): Promise<Round | null> {
+  return leaseActiveRound(deps.db, round, leaseUntil(deps.config), true);
+}
+
+/** Ends the lease of an active round the caller holds (at its version). */
+export function releaseActiveRound(deps: MoneyDeps, round: Round): Promise<Round | null> {
+  return leaseActiveRound(deps.db, round, null, false);
+}

@@ -1,0 +1,97 @@
+/**
+ * A settled bet's hot path (dice, limbo, plinko, keno; SPEC.md endpoint rules 1–4): the opening
+ * debit confirmed with the result fixed and the credit recorded in one statement, then the credit
+ * sent and, in one statement, its answer, the final status and the request's answer stored.
+ * `creditAndFinish` also ends every round a player's request closes (active-round.ts).
+ */
+import { AppError, asAppError } from '../../errors.js';
+import { stringifyJson } from '../../infra/json.js';
+import type { OperatorWithSecret } from '../../operators/operator-schema.js';
+import type { IdempotencyScope } from '../idempotency.js';
+import { recordCallbackResult, storeCreditAndFinish, storeDebitAndClose } from '../round-store/writes.js';
+import type { Callback, Round } from '../round-store/rows.js';
+import { afterAttempt, attempt, creditBody, creditKey, leaseUntil, type MoneyDeps, newCallback } from './callbacks.js';
+import { debitNotConfirmed, type OpenedRound, type Settlement } from './opening.js';
+import { rollbackRound } from './pending-retries.js';
+
+/**
+ * The opening debit of a settled bet, then its settlement (SPEC.md endpoint rules 1–2). Confirmed:
+ * `settle()` fixes the result, and one statement stores the debit's answer, fixes the result
+ * (`credit_pending`) and records the one credit. Not confirmed: as `debitOpenedRound`. Settlement
+ * failed after the debit (dice's window, CONTRACT.md §10): the debit is rolled back and the error
+ * thrown with the round. Null when the retry job took the round over meanwhile.
+ */
+export async function debitAndSettle(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  opened: OpenedRound,
+  launchToken: string,
+  settle: () => Settlement,
+): Promise<{ round: Round; debit: Callback; credit: Callback; balance: bigint | null } | null> {
+  const { round, debit } = opened;
+  const a = await attempt(deps, operator, debit);
+  if (a.outcome.kind !== 'confirmed') {
+    await recordCallbackResult(deps.db, debit.id, a.result, a.balance);
+    return debitNotConfirmed(deps, operator, round, a.outcome);
+  }
+  let settled: Settlement;
+  try {
+    settled = settle();
+  } catch (err) {
+    await recordCallbackResult(deps.db, debit.id, a.result, a.balance);
+    const error = asAppError(err) ?? new AppError('INTERNAL_ERROR', 'the bet could not be settled');
+    const status = await rollbackRound(deps, operator, round, ['debit_requested'], `settlement failed: ${error.code}`, error);
+    throw error.withRound(round.roundId, status);
+  }
+  const credit = newCallback(deps, operator, round, { operation: 'credit', purpose: 'win', key: creditKey(round.roundId), amount: settled.payout, body: creditBody(round, settled.payout, launchToken) });
+  const closed = await storeDebitAndClose(deps.db, {
+    debitId: debit.id,
+    debitResult: a.result,
+    balance: a.balance,
+    roundId: round.roundId,
+    change: { ...settled, closeStatus: 'settled', leaseUntil: leaseUntil(deps.config) },
+    credit,
+  });
+  if (!closed) return null;
+  return { round: closed.round, debit: afterAttempt(debit, a), credit: closed.credit, balance: a.balance?.balance ?? null };
+}
+
+/**
+ * Sends the credit of a round this request just closed and, in one statement, stores the answer,
+ * the round's final status (confirmed) or its `credit_pending` (not: never rolled back; the retry
+ * job repeats the same credit), and the request's answer with its key. `answerOf` builds the
+ * answer from the round as it will be. Null when the round moved on meanwhile: nothing but the
+ * credit's answer was stored, and the caller answers from the round as it is.
+ */
+export async function creditAndFinish<A>(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  round: Round,
+  credit: Callback,
+  claim: IdempotencyScope,
+  answerOf: (round: Round, credit: Callback, balance: bigint | null) => A,
+): Promise<{ answer: A; round: Round } | null> {
+  const a = await attempt(deps, operator, credit);
+  const confirmed = a.status === 'succeeded';
+  const now = new Date();
+  const after: Round = {
+    ...round,
+    status: confirmed ? (round.closeStatus ?? 'settled') : 'credit_pending',
+    settledAt: confirmed ? now.toISOString() : round.settledAt,
+    leaseUntil: null,
+  };
+  const answer = answerOf(after, afterAttempt(credit, a), a.balance?.balance ?? null);
+  const stored = await storeCreditAndFinish(deps.db, {
+    creditId: credit.id,
+    creditResult: a.result,
+    balance: a.balance,
+    roundId: round.roundId,
+    confirmed,
+    settledAt: now,
+    leaseUntil: null,
+    answer: { claim, body: stringifyJson(answer), roundStatus: after.status },
+  });
+  if (!stored) return null;
+  deps.onStatus?.(stored);
+  return { answer, round: stored };
+}

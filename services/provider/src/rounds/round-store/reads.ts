@@ -1,0 +1,88 @@
+/**
+ * Reads of rounds and their wallet callbacks: a round, a round with what its answer shows (one
+ * statement), a player's open round, My bets, a round's callbacks.
+ */
+import type { Knex } from 'knex';
+import type { GameType } from '@gp/game-core/games';
+import { hotQuery, type Queryable, toBigInt } from '../../store/db.js';
+import { type Callback, callbackFromRow, type CallbackRow, type Round, roundFromRow, type RoundRow } from './rows.js';
+
+export async function getRound(db: Queryable, roundId: string, opts: { forUpdate?: boolean } = {}): Promise<Round | null> {
+  const q = db<RoundRow>('rounds').where({ round_id: roundId });
+  const row = await (opts.forUpdate ? q.forUpdate().first() : q.first());
+  return row ? roundFromRow(row) : null;
+}
+
+/** The player's open round of a game (debit on its way or playable), whichever session started it. */
+export async function openRoundOfPlayer(db: Queryable, operatorId: string, playerRef: string, gameType: GameType): Promise<Round | null> {
+  const row = await db<RoundRow>('rounds')
+    .where({ operator_id: operatorId, player_ref: playerRef, game_type: gameType })
+    .whereIn('status', ['debit_requested', 'active'])
+    .first();
+  return row ? roundFromRow(row) : null;
+}
+
+/** An open Mines or Blackjack round under a seed pair (its outcome hangs on that pair's secret seed). */
+export async function openRoundUnderSeedPair(db: Queryable, seedPairId: string): Promise<Round | null> {
+  const row = await db<RoundRow>('rounds').where({ seed_pair_id: seedPairId }).whereIn('status', ['debit_requested', 'active']).whereIn('game_type', ['mines', 'blackjack']).first();
+  return row ? roundFromRow(row) : null;
+}
+
+/**
+ * A player's rounds, newest first (My bets on the game page): `before` is the round id the
+ * previous page ended with; rounds created at the same instant are ordered by id. Every round of
+ * the player (operator + playerRef), whichever session placed it, and no other player's.
+ */
+export async function roundsOfPlayer(db: Queryable, operatorId: string, playerRef: string, opts: { limit: number; before?: string | undefined }): Promise<Round[]> {
+  const q = db<RoundRow>('rounds').where({ operator_id: operatorId, player_ref: playerRef });
+  if (opts.before !== undefined) {
+    q.whereRaw('(created_at, round_id) < (SELECT created_at, round_id FROM rounds WHERE round_id = ? AND operator_id = ? AND player_ref = ?)', [opts.before, operatorId, playerRef]);
+  }
+  const rows = await q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'round_id', order: 'desc' }]).limit(opts.limit);
+  return rows.map((r) => roundFromRow(r as RoundRow));
+}
+
+/** A round with what its answer shows: its callbacks (by id), its seed pair, the player's latest reported balance. */
+export interface RoundWithContext {
+  round: Round;
+  callbacks: Callback[];
+  pair: { serverSeedHash: string; serverSeed: string; revealed: boolean };
+  /** the player's latest balance in the round's currency, or null */
+  balance: bigint | null;
+}
+
+/** The round, its callbacks, its seed pair and the player's latest balance, in one statement; null when unknown. */
+export async function getRoundWithContext(db: Queryable, roundId: string): Promise<RoundWithContext | null> {
+  const sql = `SELECT r.*,
+      (SELECT COALESCE(json_agg(to_jsonb(c) || jsonb_build_object('id', c.id::text, 'amount', c.amount::text) ORDER BY c.id), '[]'::json) FROM wallet_callbacks c WHERE c.round_id = r.round_id) AS ctx_callbacks,
+      p.server_seed_hash AS ctx_seed_hash, p.server_seed AS ctx_seed, p.revealed AS ctx_revealed, b.balance::text AS ctx_balance, b.currency AS ctx_balance_currency
+    FROM rounds r JOIN seed_pairs p ON p.id = r.seed_pair_id
+    LEFT JOIN player_balances b ON b.operator_id = r.operator_id AND b.player_ref = r.player_ref
+    WHERE r.round_id = ?`;
+  const res = await hotQuery(db, 'gp_round_with_context', sql, [roundId]);
+  const row = (res.rows as (RoundRow & { ctx_callbacks: unknown; ctx_seed_hash: string; ctx_seed: string; ctx_revealed: boolean; ctx_balance: string | null; ctx_balance_currency: string | null })[])[0];
+  if (!row) return null;
+  const raw = typeof row.ctx_callbacks === 'string' ? (JSON.parse(row.ctx_callbacks) as CallbackRow[]) : (row.ctx_callbacks as CallbackRow[]);
+  const round = roundFromRow(row);
+  return {
+    round,
+    callbacks: raw.map(callbackFromRow),
+    pair: { serverSeedHash: row.ctx_seed_hash, serverSeed: row.ctx_seed, revealed: row.ctx_revealed },
+    balance: row.ctx_balance !== null && row.ctx_balance_currency === round.currency ? toBigInt(row.ctx_balance) : null,
+  };
+}
+
+export async function getCallback(db: Queryable, idempotencyKey: string): Promise<Callback | null> {
+  const row = await db<CallbackRow>('wallet_callbacks').where({ idempotency_key: idempotencyKey }).first();
+  return row ? callbackFromRow(row) : null;
+}
+
+export async function callbacksOfRound(db: Queryable, roundId: string): Promise<Callback[]> {
+  const rows = await db<CallbackRow>('wallet_callbacks').where({ round_id: roundId }).orderBy('id');
+  return rows.map(callbackFromRow);
+}
+
+/** The exact database time a callback was recorded (a subquery: no precision lost on the way). */
+export function callbackCreatedAt(db: Queryable, id: string): Knex.QueryBuilder {
+  return db('wallet_callbacks').select('created_at').where({ id });
+}

@@ -1,0 +1,163 @@
+/**
+ * The admin console's and the reconciliation's queries (issue 13): round search and the
+ * dashboard's figures, the pending rounds, the callback totals, a free-bet campaign's payouts.
+ * Every list is keyset-paginated on an index of migrations/20261125010000 (created_at DESC,
+ * round_id DESC; by operator; by player); every figure is one grouped statement over a time range.
+ */
+import type { Knex } from 'knex';
+import type { CurrencyCode } from '@gp/game-core/money';
+import type { GameType } from '@gp/game-core/games';
+import { type Queryable, toBigInt, toIso } from '../../store/db.js';
+import type { RoundStatus } from '../round-status.js';
+import { type CallbackOperation, type CallbackStatus, type Round, roundFromRow, type RoundRow } from './rows.js';
+
+export interface RoundSearch {
+  roundId?: string | undefined;
+  /** The caller's profiles (null: every profile). */
+  operatorIds: string[] | null;
+  playerRef?: string | undefined;
+  gameType?: GameType | undefined;
+  status?: RoundStatus | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+  /** The last row of the previous page: created_at and round_id. */
+  after?: { createdAt: string; roundId: string } | undefined;
+  limit: number;
+}
+
+/** One page of rounds, newest first; `limit + 1` rows are read to know whether another page follows. */
+export async function searchRounds(db: Queryable, q: RoundSearch): Promise<Round[]> {
+  const query = db<RoundRow>('rounds').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'round_id', order: 'desc' }]).limit(q.limit + 1);
+  if (q.roundId) query.where('round_id', q.roundId);
+  if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
+  if (q.playerRef) query.where('player_ref', q.playerRef);
+  if (q.gameType) query.where('game_type', q.gameType);
+  if (q.status) query.where('status', q.status);
+  if (q.from) query.where('created_at', '>=', q.from);
+  if (q.to) query.where('created_at', '<', q.to);
+  if (q.after) query.whereRaw('(created_at, round_id) < (?::timestamptz, ?)', [q.after.createdAt, q.after.roundId]);
+  return (await query).map(roundFromRow);
+}
+
+export interface FigureRange {
+  operatorIds: string[] | null;
+  from: string;
+  to: string;
+  /** date_trunc unit of the series */
+  bucket: 'minute' | 'hour' | 'day';
+}
+
+const scoped = (q: Knex.QueryBuilder, column: string, operatorIds: string[] | null) => (operatorIds ? q.whereIn(column, operatorIds) : q);
+
+/** Rounds opened per time bucket. */
+export async function roundsPerBucket(db: Queryable, r: FigureRange): Promise<{ t: string; rounds: number }[]> {
+  const q = db('rounds')
+    .select(db.raw('date_trunc(?, created_at) AS t', [r.bucket]))
+    .count({ n: '*' })
+    .where('created_at', '>=', r.from)
+    .where('created_at', '<', r.to)
+    .groupByRaw('1')
+    .orderByRaw('1');
+  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as { t: Date | string; n: string | number }[];
+  return rows.map((x) => ({ t: toIso(x.t), rounds: Number(x.n) }));
+}
+
+/** Confirmed debits, credits and rollbacks per bucket and currency (GGR = stakes − payouts − rollbacks). */
+export async function moneyPerBucket(db: Queryable, r: FigureRange): Promise<{ t: string; currency: CurrencyCode; stakes: bigint; payouts: bigint; rollbacks: bigint }[]> {
+  const q = db('wallet_callbacks')
+    .select(db.raw('date_trunc(?, created_at) AS t', [r.bucket]), 'currency')
+    .select(db.raw(`COALESCE(SUM(amount) FILTER (WHERE operation = 'debit'), 0) AS stakes`))
+    .select(db.raw(`COALESCE(SUM(amount) FILTER (WHERE operation = 'credit'), 0) AS payouts`))
+    .select(db.raw(`COALESCE(SUM(amount) FILTER (WHERE operation = 'rollback'), 0) AS rollbacks`))
+    .where('callback_status', 'succeeded')
+    .where('created_at', '>=', r.from)
+    .where('created_at', '<', r.to)
+    .groupByRaw('1, 2')
+    .orderByRaw('1, 2');
+  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as { t: Date | string; currency: CurrencyCode; stakes: string; payouts: string; rollbacks: string }[];
+  return rows.map((x) => ({ t: toIso(x.t), currency: x.currency, stakes: toBigInt(x.stakes), payouts: toBigInt(x.payouts), rollbacks: toBigInt(x.rollbacks) }));
+}
+
+/**
+ * Callbacks per operator: how many, how many did not get a 2xx answer (refused, failed, timed out,
+ * unanswered), and the latency of answered first attempts (recorded → answered: the time the
+ * money path waited for the casino), mean and 95th percentile in milliseconds.
+ */
+export async function callbackHealth(db: Queryable, r: FigureRange): Promise<{ operatorId: string; callbacks: number; errors: number; meanMs: number | null; p95Ms: number | null }[]> {
+  const latency = `EXTRACT(EPOCH FROM (updated_at - created_at)) * 1000`;
+  const answeredFirst = `status_code BETWEEN 200 AND 299 AND attempt_count = 1`;
+  const q = db('wallet_callbacks')
+    .select('operator_id')
+    .count({ n: '*' })
+    .select(db.raw(`COUNT(*) FILTER (WHERE status_code IS NULL OR status_code NOT BETWEEN 200 AND 299 OR attempt_count > 1) AS errors`))
+    .select(db.raw(`AVG(${latency}) FILTER (WHERE ${answeredFirst}) AS mean_ms`))
+    .select(db.raw(`percentile_cont(0.95) WITHIN GROUP (ORDER BY ${latency}) FILTER (WHERE ${answeredFirst}) AS p95_ms`))
+    .where('created_at', '>=', r.from)
+    .where('created_at', '<', r.to)
+    .groupBy('operator_id')
+    .orderBy('operator_id');
+  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as { operator_id: string; n: string | number; errors: string | number; mean_ms: string | number | null; p95_ms: string | number | null }[];
+  const num = (v: string | number | null) => (v === null ? null : Math.round(Number(v) * 10) / 10);
+  return rows.map((x) => ({ operatorId: x.operator_id, callbacks: Number(x.n), errors: Number(x.errors), meanMs: num(x.mean_ms), p95Ms: num(x.p95_ms) }));
+}
+
+/** Final rounds per game and currency: rounds, total staked and total paid (measured RTP = paid ÷ staked). */
+export async function returnPerGame(db: Queryable, r: FigureRange): Promise<{ gameType: GameType; currency: CurrencyCode; rounds: number; staked: bigint; paid: bigint }[]> {
+  const q = db('rounds')
+    .select('game_type', 'currency')
+    .count({ n: '*' })
+    .sum({ staked: 'total_staked' })
+    .select(db.raw('COALESCE(SUM(payout), 0) AS paid'))
+    .whereIn('status', ['settled', 'cashed_out', 'busted'])
+    .where('created_at', '>=', r.from)
+    .where('created_at', '<', r.to)
+    .groupBy('game_type', 'currency')
+    .orderBy(['game_type', 'currency']);
+  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as { game_type: GameType; currency: CurrencyCode; n: string | number; staked: string; paid: string }[];
+  return rows.map((x) => ({ gameType: x.game_type, currency: x.currency, rounds: Number(x.n), staked: toBigInt(x.staked), paid: toBigInt(x.paid) }));
+}
+
+/** Rounds waiting for the wallet (credit_pending, rollback_pending), by operator. */
+export async function pendingRoundCounts(db: Queryable, operatorIds: string[] | null): Promise<{ operatorId: string; status: string; rounds: number }[]> {
+  const q = db('rounds').select('operator_id', 'status').count({ n: '*' }).whereIn('status', ['credit_pending', 'rollback_pending']).groupBy('operator_id', 'status');
+  const rows = (await scoped(q, 'operator_id', operatorIds)) as { operator_id: string; status: string; n: string | number }[];
+  return rows.map((x) => ({ operatorId: x.operator_id, status: x.status, rounds: Number(x.n) }));
+}
+
+/** The pending rounds themselves, oldest first (the reconciliation page's "retry now" list). */
+export async function pendingRounds(db: Queryable, operatorIds: string[] | null, limit: number): Promise<Round[]> {
+  const q = db<RoundRow>('rounds').whereIn('status', ['credit_pending', 'rollback_pending']).orderBy('updated_at').limit(limit);
+  return (await scoped(q, 'operator_id', operatorIds)).map(roundFromRow);
+}
+
+/** Free-bet figures of the reconciliation totals: confirmed and pending credits of free-bet rounds, and the paid side, per operator and currency. */
+export interface MoneyTotalsRow {
+  operator_id: string;
+  currency: CurrencyCode;
+  free_bet: boolean;
+  operation: CallbackOperation;
+  callback_status: CallbackStatus;
+  count: string | number;
+  amount: string | null;
+}
+
+/** Sums of wallet callbacks by operator, currency, free bet or paid, operation and status (the reconciliation totals). */
+export async function callbackTotals(db: Queryable, filter: { operatorId?: string | undefined; from?: string | undefined; to?: string | undefined }): Promise<MoneyTotalsRow[]> {
+  const q = db('wallet_callbacks as c')
+    .join('rounds as r', 'r.round_id', 'c.round_id')
+    .select('c.operator_id', 'c.currency', 'c.operation', 'c.callback_status', db.raw('(r.free_bet_campaign_id IS NOT NULL) AS free_bet'), db.raw('count(*) AS count'), db.raw('sum(c.amount) AS amount'))
+    .groupBy('c.operator_id', 'c.currency', 'c.operation', 'c.callback_status', db.raw('(r.free_bet_campaign_id IS NOT NULL)'));
+  if (filter.operatorId) q.where('c.operator_id', filter.operatorId);
+  if (filter.from) q.where('c.created_at', '>=', filter.from);
+  if (filter.to) q.where('c.created_at', '<', filter.to);
+  return (await q) as MoneyTotalsRow[];
+}
+
+/** The free-bet rounds of a campaign per player that are still open or settled: used for the campaign view's payout figures. */
+export async function campaignPayouts(db: Queryable, campaignId: string): Promise<{ rounds: number; paidOut: bigint; pending: number }> {
+  const row = (await db('rounds')
+    .where({ free_bet_campaign_id: campaignId })
+    .select(db.raw('count(*) AS rounds'), db.raw(`coalesce(sum(payout) FILTER (WHERE status IN ('settled', 'cashed_out', 'busted')), 0) AS paid_out`), db.raw(`count(*) FILTER (WHERE status IN ('credit_pending', 'active')) AS pending`))
+    .first()) as { rounds: string | number; paid_out: string | number; pending: string | number };
+  return { rounds: Number(row.rounds), paidOut: toBigInt(String(row.paid_out)), pending: Number(row.pending) };
+}

@@ -1,0 +1,277 @@
+/**
+ * The shapes of `rounds` and `wallet_callbacks` rows and the pieces of SQL the statements of
+ * writes.ts share (a callback's columns, an attempt's result with the player's balance). Every SQL
+ * statement on `rounds` and `wallet_callbacks` is in this folder: writes.ts (the hot path),
+ * reads.ts, work.ts (what the retry job claims) and reports.ts (the console's and the
+ * reconciliation's queries).
+ */
+import type { CurrencyCode } from '@gp/game-core/money';
+import type { GameType } from '@gp/game-core/games';
+import { toBigInt, toIso, toNullableBigInt } from '../../store/db.js';
+import type { CloseStatus, RoundStatus } from '../round-status.js';
+
+export interface Round {
+  roundId: string;
+  operatorId: string;
+  playerRef: string;
+  sessionId: string;
+  gameType: GameType;
+  currency: CurrencyCode;
+  amount: bigint;
+  totalStaked: bigint;
+  params: Record<string, unknown>;
+  seedPairId: string;
+  nonce: bigint;
+  clientSeed: string;
+  status: RoundStatus;
+  state: unknown;
+  result: unknown;
+  multiplier4: bigint | null;
+  payout: bigint | null;
+  closeStatus: CloseStatus | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  version: number;
+  leaseUntil: string | null;
+  createdAt: string;
+  updatedAt: string;
+  settledAt: string | null;
+  /** The free-bet campaign that paid the stake (no debit was sent); null for a paid round. */
+  freeBetCampaignId?: string | null;
+}
+
+export interface RoundRow {
+  round_id: string;
+  operator_id: string;
+  player_ref: string;
+  session_id: string;
+  game_type: GameType;
+  currency: CurrencyCode;
+  amount: string;
+  total_staked: string;
+  params: Record<string, unknown>;
+  seed_pair_id: string | number;
+  nonce: string | number;
+  client_seed: string;
+  status: RoundStatus;
+  state: unknown;
+  result: unknown;
+  multiplier: string | null;
+  payout: string | null;
+  close_status: CloseStatus | null;
+  error_code: string | null;
+  error_message: string | null;
+  version: number;
+  lease_until: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  settled_at: Date | string | null;
+  free_bet_campaign_id?: string | null;
+}
+
+/** NUMERIC(…, 4) multiplier text → scaled integer. */
+const multiplierFromColumn = (v: string | null): bigint | null => {
+  if (v === null) return null;
+  const [whole = '0', frac = ''] = v.split('.');
+  return BigInt(whole) * 10_000n + BigInt((frac + '0000').slice(0, 4));
+};
+export const multiplierToColumn = (m: bigint): string => `${m / 10_000n}.${(m % 10_000n).toString().padStart(4, '0')}`;
+
+export function roundFromRow(r: RoundRow): Round {
+  return {
+    roundId: r.round_id,
+    operatorId: r.operator_id,
+    playerRef: r.player_ref,
+    sessionId: r.session_id,
+    gameType: r.game_type,
+    currency: r.currency,
+    amount: toBigInt(r.amount),
+    totalStaked: toBigInt(r.total_staked),
+    params: r.params,
+    seedPairId: String(r.seed_pair_id),
+    nonce: toBigInt(r.nonce),
+    clientSeed: r.client_seed,
+    status: r.status,
+    state: r.state,
+    result: r.result,
+    multiplier4: multiplierFromColumn(r.multiplier),
+    payout: toNullableBigInt(r.payout),
+    closeStatus: r.close_status,
+    errorCode: r.error_code,
+    errorMessage: r.error_message,
+    version: r.version,
+    leaseUntil: r.lease_until === null ? null : toIso(r.lease_until),
+    createdAt: toIso(r.created_at),
+    updatedAt: toIso(r.updated_at),
+    settledAt: r.settled_at === null ? null : toIso(r.settled_at),
+    freeBetCampaignId: r.free_bet_campaign_id ?? null,
+  };
+}
+
+/** A round as it is inserted (`debit_requested`, its debit recorded in the same transaction). */
+export type NewRound = Pick<Round, 'roundId' | 'operatorId' | 'playerRef' | 'sessionId' | 'gameType' | 'currency' | 'amount' | 'params' | 'seedPairId' | 'nonce' | 'clientSeed'> & {
+  state?: unknown;
+  leaseUntil: Date;
+};
+
+/** The idempotency record of a request, written complete with its answer by the statement of its step. */
+export interface KeyAnswer {
+  claim: KeyClaim;
+  body: string;
+  roundStatus: string;
+}
+
+/* ------------------------------------------------------------------ wallet callbacks */
+
+export type CallbackOperation = 'debit' | 'credit' | 'rollback';
+export type CallbackStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface Callback {
+  id: string;
+  roundId: string;
+  operatorId: string;
+  playerRef: string;
+  operation: CallbackOperation;
+  purpose: string;
+  idempotencyKey: string;
+  debitIdempotencyKey: string | null;
+  amount: bigint;
+  currency: CurrencyCode;
+  method: string;
+  path: string;
+  url: string;
+  requestBody: string;
+  requestBodyEnc: string;
+  responseBody: string | null;
+  statusCode: number | null;
+  callbackStatus: CallbackStatus;
+  errorCode: string | null;
+  errorMessage: string | null;
+  attemptCount: number;
+  casinoTransactionId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CallbackRow {
+  id: string | number;
+  round_id: string;
+  operator_id: string;
+  player_ref: string;
+  operation: CallbackOperation;
+  purpose: string;
+  idempotency_key: string;
+  debit_idempotency_key: string | null;
+  amount: string;
+  currency: CurrencyCode;
+  method: string;
+  path: string;
+  url: string;
+  request_body: string;
+  request_body_enc: string;
+  response_body: string | null;
+  status_code: number | null;
+  callback_status: CallbackStatus;
+  error_code: string | null;
+  error_message: string | null;
+  attempt_count: number;
+  casino_transaction_id: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export const callbackFromRow = (r: CallbackRow): Callback => ({
+  id: String(r.id),
+  roundId: r.round_id,
+  operatorId: r.operator_id,
+  playerRef: r.player_ref,
+  operation: r.operation,
+  purpose: r.purpose,
+  idempotencyKey: r.idempotency_key,
+  debitIdempotencyKey: r.debit_idempotency_key,
+  amount: toBigInt(r.amount),
+  currency: r.currency,
+  method: r.method,
+  path: r.path,
+  url: r.url,
+  requestBody: r.request_body,
+  requestBodyEnc: r.request_body_enc,
+  responseBody: r.response_body,
+  statusCode: r.status_code,
+  callbackStatus: r.callback_status,
+  errorCode: r.error_code,
+  errorMessage: r.error_message,
+  attemptCount: r.attempt_count,
+  casinoTransactionId: r.casino_transaction_id,
+  createdAt: toIso(r.created_at),
+  updatedAt: toIso(r.updated_at),
+});
+
+/** A callback as recorded before it is sent: everything but what the attempts fill in. */
+export type NewCallback = Omit<Callback, 'id' | 'method' | 'responseBody' | 'statusCode' | 'callbackStatus' | 'errorCode' | 'errorMessage' | 'attemptCount' | 'casinoTransactionId' | 'createdAt' | 'updatedAt'>;
+
+export interface CallbackResult {
+  status: CallbackStatus;
+  attempts: number;
+  statusCode: number | null;
+  responseBody: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  casinoTransactionId: string | null;
+}
+
+/** The request's idempotency record, claimed by the statement that opens its round. */
+export interface KeyClaim {
+  operatorId: string;
+  sessionId: string;
+  key: string;
+  requestHash: string;
+}
+
+/** The player's latest reported balance, written by the statement that stores a confirmed answer. */
+export interface BalanceReport {
+  operatorId: string;
+  playerRef: string;
+  currency: CurrencyCode;
+  balance: bigint;
+}
+
+const CALLBACK_COLUMNS = 'round_id, operator_id, player_ref, operation, purpose, idempotency_key, debit_idempotency_key, amount, currency, method, path, url, request_body, request_body_enc, callback_status';
+
+export function callbackValues(c: NewCallback): unknown[] {
+  return [c.operatorId, c.playerRef, c.operation, c.purpose, c.idempotencyKey, c.debitIdempotencyKey, c.amount.toString(), c.currency, c.path, c.url, c.requestBody, c.requestBodyEnc];
+}
+/** `INSERT INTO wallet_callbacks … SELECT` of one new callback whose round id comes from the CTE `source`. */
+export const insertCallbackFrom = (source: string) =>
+  `INSERT INTO wallet_callbacks (${CALLBACK_COLUMNS}) SELECT ${source}.round_id, ?, ?, ?, ?, ?, ?, ?, ?, 'POST', ?, ?, ?, ?, 'pending' FROM ${source} RETURNING id, created_at, updated_at`;
+
+export function callbackRecorded(c: NewCallback, row: { cb_id: string | number; cb_created_at: Date | string; cb_updated_at: Date | string }): Callback {
+  return {
+    ...c,
+    id: String(row.cb_id),
+    method: 'POST',
+    responseBody: null,
+    statusCode: null,
+    callbackStatus: 'pending',
+    errorCode: null,
+    errorMessage: null,
+    attemptCount: 0,
+    casinoTransactionId: null,
+    createdAt: toIso(row.cb_created_at),
+    updatedAt: toIso(row.cb_updated_at),
+  };
+}
+
+/** `UPDATE wallet_callbacks` storing an attempt's result (a final callback stays as it is) + the balance upsert, as two CTEs. */
+export function resultCtes(callbackId: string, r: CallbackResult, balance: BalanceReport | null): { sql: string; values: unknown[] } {
+  const sql = `cb AS (
+      UPDATE wallet_callbacks SET callback_status = ?, attempt_count = attempt_count + ?, status_code = ?, response_body = ?, error_code = ?, error_message = ?, casino_transaction_id = ?, updated_at = now()
+      WHERE id = ? AND callback_status = 'pending' RETURNING id
+    ), bal AS (
+      INSERT INTO player_balances (operator_id, player_ref, currency, balance, reported_at) SELECT ?, ?, ?, ?, now() WHERE ?::boolean
+      ON CONFLICT (operator_id, player_ref) DO UPDATE SET currency = EXCLUDED.currency, balance = EXCLUDED.balance, reported_at = EXCLUDED.reported_at
+    )`;
+  const values: unknown[] = [r.status, r.attempts, r.statusCode, r.responseBody, r.errorCode, r.errorMessage, r.casinoTransactionId, callbackId];
+  values.push(balance?.operatorId ?? '', balance?.playerRef ?? '', balance?.currency ?? 'USD', (balance?.balance ?? 0n).toString(), balance !== null);
+  return { sql, values };
+}

@@ -1,0 +1,124 @@
+/**
+ * What the retry job claims (rounds waiting for the wallet, interrupted and abandoned rounds, extra
+ * debits' rollbacks), with a lease and `FOR UPDATE SKIP LOCKED`; the idempotency records' retention;
+ * the open rounds the metrics count.
+ */
+import type { Knex } from 'knex';
+import type { GameType } from '@gp/game-core/games';
+import type { Queryable } from '../../store/db.js';
+import { FINAL_STATUSES, type RoundStatus } from '../round-status.js';
+import { type Callback, callbackFromRow, type CallbackRow, type Round, roundFromRow, type RoundRow } from './rows.js';
+
+/**
+ * Retention (issue 14 item 4): removes the idempotency records older than `olderThan` whose work
+ * is over (their round is final, or they have none), `batch` rows a statement and at most
+ * `maxBatches` statements a call; with `operatorId` only that operator's. A record of a round
+ * not final yet (open, or its credit or rollback still pending) stays whatever its age. Answers
+ * how many were removed. After the retention period a retry with the same key is a new request:
+ * the period must exceed any client's retry window.
+ */
+export async function purgeIdempotencyRecords(db: Queryable, opts: { olderThan: Date; operatorId?: string | undefined; batch?: number; maxBatches?: number }): Promise<number> {
+  const batch = opts.batch ?? 5_000;
+  let removed = 0;
+  for (let i = 0; i < (opts.maxBatches ?? 20); i++) {
+    const res = (await db.raw(
+      `DELETE FROM idempotency_records WHERE id IN (
+        SELECT k.id FROM idempotency_records k LEFT JOIN rounds r ON r.round_id = k.round_id
+        WHERE k.created_at < ? AND (?::text IS NULL OR k.operator_id = ?)
+          AND (r.round_id IS NULL OR r.status IN (${FINAL_LIST}))
+        ORDER BY k.id LIMIT ?)`,
+      [opts.olderThan, opts.operatorId ?? null, opts.operatorId ?? null, batch],
+    )) as { rowCount?: number; affectedRows?: number };
+    const n = res.rowCount ?? res.affectedRows ?? 0;
+    removed += n;
+    if (n < batch) break;
+  }
+  return removed;
+}
+
+const FINAL_LIST = FINAL_STATUSES.map((s) => `'${s}'`).join(', ');
+
+export interface WorkFilter {
+  operatorId?: string | undefined;
+  playerRef?: string | undefined;
+  /** One round only (the admin console's "retry now"). */
+  roundId?: string | undefined;
+  limit: number;
+}
+
+/**
+ * What the retry job claims:
+ *  - `wallet`: rounds waiting for a wallet retry (`credit_pending`, `rollback_pending`) and rounds
+ *    whose worker died mid-debit (`debit_requested` past its lease);
+ *  - `interrupted`: active Blackjack rounds whose lease ran out (a worker stopped mid extra debit);
+ *  - `abandoned`: active rounds of one game of one operator idle since `idleSince`.
+ */
+export type Work =
+  | { kind: 'wallet' }
+  | { kind: 'interrupted' }
+  | { kind: 'abandoned'; operatorId: string; gameType: GameType; idleSince: Date };
+
+/**
+ * Claims up to `filter.limit` rounds for `work` with a lease until `lease` (FOR UPDATE SKIP
+ * LOCKED: two callers at once never take the same round). A round with a live lease is never
+ * taken. `interrupted` rounds also get a new version (their extra debits are resolved next).
+ */
+export async function claimRoundsForWork(db: Knex, work: Work, filter: WorkFilter, lease: Date): Promise<Round[]> {
+  if (filter.limit <= 0) return [];
+  return db.transaction(async (tx) => {
+    const ids = tx('rounds').select('round_id').orderBy('updated_at').limit(filter.limit).forUpdate().skipLocked();
+    const leaseFree = (q: Knex.QueryBuilder) => q.whereNull('lease_until').orWhere('lease_until', '<', tx.fn.now());
+    if (work.kind === 'wallet') {
+      ids.where((q: Knex.QueryBuilder) => {
+        q.where((p: Knex.QueryBuilder) => p.whereIn('status', ['credit_pending', 'rollback_pending']).andWhere(leaseFree)).orWhere((p: Knex.QueryBuilder) =>
+          // a debit_requested round is only taken over once its worker's lease ran out
+          p.where('status', 'debit_requested').whereNotNull('lease_until').andWhere('lease_until', '<', tx.fn.now()),
+        );
+      });
+    } else if (work.kind === 'interrupted') {
+      ids.where({ game_type: 'blackjack', status: 'active' }).whereNotNull('lease_until').andWhere('lease_until', '<', tx.fn.now());
+    } else {
+      ids.where({ operator_id: work.operatorId, game_type: work.gameType, status: 'active' }).andWhere('updated_at', '<', work.idleSince).andWhere(leaseFree);
+    }
+    if (filter.operatorId) ids.andWhere('operator_id', filter.operatorId);
+    if (filter.playerRef) ids.andWhere('player_ref', filter.playerRef);
+    if (filter.roundId) ids.andWhere('round_id', filter.roundId);
+    const change: Record<string, unknown> = { lease_until: lease };
+    if (work.kind === 'interrupted') change.version = tx.raw('version + 1');
+    const rows = await tx('rounds').whereIn('round_id', ids).update(change).returning('*');
+    return rows.map((r) => roundFromRow(r as RoundRow));
+  });
+}
+
+/** Rollbacks of Blackjack extra debits (insurance, double, split) the casino has not confirmed yet. */
+export async function pendingExtraDebitRollbacks(db: Queryable, filter: WorkFilter): Promise<Callback[]> {
+  if (filter.limit <= 0) return [];
+  const q = db<CallbackRow>('wallet_callbacks').where({ operation: 'rollback', callback_status: 'pending' }).whereIn('purpose', ['insurance', 'double', 'split']);
+  if (filter.operatorId) q.where('operator_id', filter.operatorId);
+  if (filter.playerRef) q.where('player_ref', filter.playerRef);
+  if (filter.roundId) q.where('round_id', filter.roundId);
+  const rows = await q.orderBy('id').limit(filter.limit);
+  return rows.map(callbackFromRow);
+}
+
+/* ------------------------------------------------------------------ metrics */
+
+export interface OpenRoundCount {
+  operatorId: string;
+  gameType: GameType;
+  status: RoundStatus;
+  count: number;
+}
+
+/**
+ * The rounds that are not final, counted per operator, game and status (the metrics' pending
+ * retries and open rounds; served by the index on status).
+ */
+export async function countOpenRounds(db: Queryable): Promise<OpenRoundCount[]> {
+  const rows: { operator_id: string; game_type: GameType; status: RoundStatus; n: string | number }[] = await db('rounds')
+    .select('operator_id', 'game_type', 'status')
+    .count({ n: '*' })
+    .whereIn('status', ['active', 'debit_requested', 'credit_pending', 'rollback_pending'])
+    .groupBy('operator_id', 'game_type', 'status');
+  return rows.map((r) => ({ operatorId: r.operator_id, gameType: r.game_type, status: r.status, count: Number(r.n) }));
+}

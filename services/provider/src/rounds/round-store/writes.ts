@@ -1,0 +1,402 @@
+/**
+ * The writes a round needs on its hot path, one statement a step. Every status change is a
+ * conditional update (`WHERE status = <expected>`, and the version for active rounds): two pods
+ * never apply one step twice, and the database refuses to change a final round (migrations/
+ * trigger). A settled bet is three statements, each its own transaction (data-modifying CTEs run
+ * together and atomically): open (nonce + round + debit recorded + the request's idempotency
+ * key), then once the debit is confirmed (its result + the player's balance + the result fixed +
+ * the credit recorded), then once the credit is answered (its result + the balance + the final
+ * status + the request's stored answer). Every rule the separate statements held still holds: the
+ * same conditional updates, the same unique keys, the same triggers.
+ */
+import type { Knex } from 'knex';
+import { hotQuery, type Queryable } from '../../store/db.js';
+import type { CloseStatus, RoundStatus } from '../round-status.js';
+import { type BalanceReport, type Callback, callbackFromRow, callbackRecorded, type CallbackResult, type CallbackRow, callbackValues, insertCallbackFrom, type KeyAnswer, type KeyClaim, multiplierToColumn, type NewCallback, type NewRound, resultCtes, type Round, roundFromRow, type RoundRow } from './rows.js';
+import { getCallback } from './reads.js';
+
+export interface RoundChange {
+  status?: RoundStatus;
+  state?: unknown;
+  result?: unknown;
+  multiplier4?: bigint;
+  payout?: bigint;
+  closeStatus?: CloseStatus;
+  totalStaked?: bigint;
+  errorCode?: string | null;
+  errorMessage?: string | null;
+  leaseUntil?: Date | null;
+  settled?: boolean;
+  bumpVersion?: boolean;
+}
+
+/**
+ * Applies `change` when the round is still in `expected` status (and at `version`, when given).
+ * Answers the updated round, or null when another worker got there first.
+ */
+export async function updateRound(db: Queryable, roundId: string, expected: RoundStatus | RoundStatus[], change: RoundChange, version?: number): Promise<Round | null> {
+  const patch: Record<string, unknown> = { updated_at: db.fn.now() };
+  if (change.status !== undefined) patch.status = change.status;
+  if (change.state !== undefined) patch.state = JSON.stringify(change.state);
+  if (change.result !== undefined) patch.result = JSON.stringify(change.result);
+  if (change.multiplier4 !== undefined) patch.multiplier = multiplierToColumn(change.multiplier4);
+  if (change.payout !== undefined) patch.payout = change.payout.toString();
+  if (change.closeStatus !== undefined) patch.close_status = change.closeStatus;
+  if (change.totalStaked !== undefined) patch.total_staked = change.totalStaked.toString();
+  if (change.errorCode !== undefined) patch.error_code = change.errorCode;
+  if (change.errorMessage !== undefined) patch.error_message = change.errorMessage;
+  if (change.leaseUntil !== undefined) patch.lease_until = change.leaseUntil;
+  if (change.settled) patch.settled_at = db.fn.now();
+  if (change.bumpVersion) patch.version = db.raw('version + 1');
+  const q = db<RoundRow>('rounds').where({ round_id: roundId }).whereIn('status', Array.isArray(expected) ? expected : [expected]);
+  if (version !== undefined) q.andWhere({ version });
+  const rows = await q.update(patch).returning('*');
+  return rows[0] ? roundFromRow(rows[0] as RoundRow) : null;
+}
+
+/**
+ * Sets (or ends, with null) the lease of an active round still at `round.version`; with
+ * `bumpVersion` the claim also bumps the version, so a request that read the round before cannot
+ * write it. Answers the round, or null when it moved on.
+ */
+export async function leaseActiveRound(db: Queryable, round: Pick<Round, 'roundId' | 'version'>, lease: Date | null, bumpVersion: boolean): Promise<Round | null> {
+  const rows = await db('rounds')
+    .where({ round_id: round.roundId, status: 'active', version: round.version })
+    .update({ lease_until: lease, ...(bumpVersion ? { version: db.raw('version + 1') } : {}) })
+    .returning('*');
+  return rows[0] ? roundFromRow(rows[0] as RoundRow) : null;
+}
+
+/** An active round kept open by the abandoned-round policy: its idle clock starts again. */
+export async function restartIdleClock(db: Queryable, roundId: string): Promise<void> {
+  await db('rounds').where({ round_id: roundId, status: 'active' }).update({ updated_at: db.fn.now() });
+}
+
+/**
+ * A step of an active round that moves no money (a Mines reveal, a Blackjack hit or stand), in
+ * one statement: the new state (and total stake) when the round is still `active` at `version`
+ * (the version bumped), and the request's key stored with its answer. Null when
+ * the round moved on: nothing was written. A unique violation (the key taken) aborts the whole statement.
+ */
+export async function advanceActiveRound(db: Queryable, a: { roundId: string; version: number; state: unknown; totalStaked?: bigint; answer: KeyAnswer }): Promise<Round | null> {
+  const k = a.answer;
+  const values: unknown[] = [JSON.stringify(a.state), a.totalStaked === undefined ? null : a.totalStaked.toString(), a.roundId, a.version];
+  values.push(k.claim.operatorId, k.claim.sessionId, k.claim.key, k.claim.requestHash, k.body, k.roundStatus);
+  const sql = `WITH r AS (
+      UPDATE rounds SET state = ?::jsonb, total_staked = COALESCE(?::numeric, total_staked), version = version + 1, updated_at = now()
+      WHERE round_id = ? AND status = 'active' AND version = ? RETURNING *
+    ), k AS (
+      INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id, state, response_status, response_body, response_round_status, completed_at)
+      SELECT ?, ?, ?, ?, r.round_id, 'completed', 200, ?::jsonb, ?, now() FROM r RETURNING id
+    )
+    SELECT r.* FROM r`;
+  const res = await hotQuery(db, 'gp_advance_active', sql, values);
+  const row = (res.rows as RoundRow[])[0];
+  return row ? roundFromRow(row) : null;
+}
+
+/**
+ * A round's result fixed in one statement (`from` → `credit_pending`, at `version` when given,
+ * the version bumped, leased until `change.leaseUntil`), its one credit recorded and, with
+ * `claim`, the request's key claimed. Null when the round was no longer in `from` (at `version`):
+ * nothing was written. A unique violation (the key taken, a second credit) aborts the whole statement.
+ */
+export async function closeRoundWithCredit(
+  db: Queryable,
+  c: {
+    roundId: string;
+    from: RoundStatus[];
+    version?: number;
+    change: { result: unknown; state?: unknown; multiplier4: bigint; payout: bigint; closeStatus: CloseStatus; totalStaked?: bigint; leaseUntil: Date };
+    credit: NewCallback;
+    claim: KeyClaim | null;
+  },
+): Promise<{ round: Round; credit: Callback } | null> {
+  const ch = c.change;
+  const values: unknown[] = [
+    JSON.stringify(ch.result),
+    ch.state === undefined ? null : JSON.stringify(ch.state),
+    multiplierToColumn(ch.multiplier4),
+    ch.payout.toString(),
+    ch.closeStatus,
+    ch.totalStaked === undefined ? null : ch.totalStaked.toString(),
+    ch.leaseUntil,
+    c.roundId,
+    `{${c.from.join(',')}}`, // an array literal: statuses are plain words
+  ];
+  let version = '';
+  if (c.version !== undefined) {
+    version = ' AND version = ?';
+    values.push(c.version);
+  }
+  values.push(...callbackValues(c.credit));
+  let claim = '';
+  if (c.claim) {
+    claim = `, k AS (INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id) SELECT ?, ?, ?, ?, r.round_id FROM r RETURNING id)`;
+    values.push(c.claim.operatorId, c.claim.sessionId, c.claim.key, c.claim.requestHash);
+  }
+  const sql = `WITH r AS (
+      UPDATE rounds SET status = 'credit_pending', result = ?::jsonb, state = COALESCE(?::jsonb, state), multiplier = ?, payout = ?, close_status = ?,
+        total_staked = COALESCE(?::numeric, total_staked), version = version + 1, lease_until = ?, updated_at = now()
+      WHERE round_id = ? AND status = ANY(?::text[])${version} RETURNING *
+    ), credit AS (${insertCallbackFrom('r')})${claim}
+    SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
+  const res = await hotQuery(db, `gp_close_with_credit${c.version !== undefined ? '_v' : ''}${c.claim ? '_claim' : ''}`, sql, values);
+  const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date })[])[0];
+  if (!row) return null;
+  const round = roundFromRow(row);
+  return { round, credit: callbackRecorded({ ...c.credit, roundId: round.roundId }, row) };
+}
+
+/**
+ * Once the opening debit of a Mines or Blackjack round is confirmed, in one statement: its result
+ * and the player's balance stored, the round made playable (`debit_requested` → `active`, its
+ * lease ended) and the request's answer stored with its key. Null when the round was no longer
+ * `debit_requested` (the retry job took it over): only the debit's result was stored.
+ */
+export async function storeDebitAndActivate(db: Queryable, c: { debitId: string; debitResult: CallbackResult; balance: BalanceReport | null; roundId: string; answer: KeyAnswer }): Promise<Round | null> {
+  const head = resultCtes(c.debitId, c.debitResult, c.balance);
+  const values = [...head.values, c.roundId, c.answer.body, c.answer.roundStatus, c.answer.claim.operatorId, c.answer.claim.sessionId, c.answer.claim.key];
+  const sql = `WITH ${head.sql}, r AS (
+      UPDATE rounds SET status = 'active', lease_until = NULL, updated_at = now()
+      WHERE round_id = ? AND status = 'debit_requested' RETURNING *
+    ), k AS (
+      UPDATE idempotency_records SET state = 'completed', response_status = 200, response_body = ?::jsonb, response_round_status = ?, completed_at = now()
+      WHERE operator_id = ? AND session_id = ? AND idempotency_key = ? AND state = 'in_progress' AND EXISTS (SELECT 1 FROM r)
+    )
+    SELECT r.* FROM r`;
+  const res = await hotQuery(db, 'gp_debit_and_activate', sql, values);
+  const row = (res.rows as RoundRow[])[0];
+  return row ? roundFromRow(row) : null;
+}
+
+/** Records a callback before it is attempted. An existing key answers the existing row. */
+export async function insertCallback(db: Queryable, c: NewCallback): Promise<Callback> {
+  const rows = await db('wallet_callbacks')
+    .insert({
+      round_id: c.roundId,
+      operator_id: c.operatorId,
+      player_ref: c.playerRef,
+      operation: c.operation,
+      purpose: c.purpose,
+      idempotency_key: c.idempotencyKey,
+      debit_idempotency_key: c.debitIdempotencyKey,
+      amount: c.amount.toString(),
+      currency: c.currency,
+      method: 'POST',
+      path: c.path,
+      url: c.url,
+      request_body: c.requestBody,
+      request_body_enc: c.requestBodyEnc,
+      callback_status: 'pending',
+    })
+    .onConflict('idempotency_key')
+    .ignore()
+    .returning('*');
+  if (rows[0]) return callbackFromRow(rows[0] as CallbackRow);
+  const existing = await getCallback(db, c.idempotencyKey);
+  if (!existing) throw new Error(`callback ${c.idempotencyKey} vanished`);
+  return existing;
+}
+
+/**
+ * Stores the outcome of an attempt (a callback that is final stays as it is) and, when the answer
+ * carried one, the player's balance: one statement.
+ */
+export async function recordCallbackResult(db: Queryable, id: string, r: CallbackResult, balance: BalanceReport | null = null): Promise<void> {
+  const { sql, values } = resultCtes(id, r, balance);
+  await hotQuery(db, 'gp_callback_result', `WITH ${sql} SELECT 1`, values);
+}
+
+/**
+ * A debit a worker sent but whose answer it never stored (it stopped): its fate is unknown, so it
+ * is recorded as failed with CASINO_TIMEOUT, and the money path rolls it back.
+ */
+export async function markCallbackUnanswered(db: Queryable, id: string): Promise<void> {
+  await db('wallet_callbacks')
+    .where({ id, callback_status: 'pending' })
+    .update({ callback_status: 'failed', error_code: 'CASINO_TIMEOUT', error_message: 'no answer recorded: the worker stopped', updated_at: db.fn.now() });
+}
+
+export interface OpenRound {
+  round: Omit<NewRound, 'seedPairId' | 'nonce' | 'clientSeed'>;
+  /** the opening debit (its round id is the round's) */
+  debit: NewCallback;
+  /** a new client seed for the pair (CONTRACT.md §9), else the pair's */
+  clientSeed: string | undefined;
+  claim: KeyClaim | null;
+  /** Mines and Blackjack: the state was dealt from this pair at this nonce; the statement applies only if it is still the next one. */
+  expect?: { seedPairId: string; nonce: bigint };
+}
+
+/**
+ * Opens a round in one statement: takes the nonce of the player's current seed pair, inserts the
+ * round as `debit_requested`, records its debit and claims the request's idempotency key. Null
+ * when the player has no current pair (or, with `expect`, when the nonce moved on): nothing was
+ * written. A unique violation (the key taken, a second open round) aborts the whole statement.
+ */
+export async function openRoundWithDebit(db: Queryable, o: OpenRound): Promise<{ round: Round; debit: Callback; serverSeed: string; serverSeedHash: string } | null> {
+  const r = o.round;
+  const values: unknown[] = [o.clientSeed ?? null, r.operatorId, r.playerRef];
+  let guard = '';
+  if (o.expect) {
+    guard = ' AND id = ? AND next_nonce = ?';
+    values.push(o.expect.seedPairId, o.expect.nonce.toString());
+  }
+  values.push(r.roundId, r.operatorId, r.playerRef, r.sessionId, r.gameType, r.currency, r.amount.toString(), r.amount.toString(), JSON.stringify(r.params));
+  values.push(r.state === undefined ? null : JSON.stringify(r.state), r.leaseUntil);
+  values.push(...callbackValues(o.debit));
+  let claim = '';
+  if (o.claim) {
+    claim = `, k AS (INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id) SELECT ?, ?, ?, ?, r.round_id FROM r RETURNING id)`;
+    values.push(o.claim.operatorId, o.claim.sessionId, o.claim.key, o.claim.requestHash);
+  }
+  const sql = `WITH pair AS (
+      UPDATE seed_pairs SET next_nonce = next_nonce + 1, client_seed = COALESCE(?::text, client_seed)
+      WHERE operator_id = ? AND player_ref = ? AND NOT revealed${guard}
+      RETURNING id, next_nonce - 1 AS nonce, client_seed, server_seed, server_seed_hash
+    ), r AS (
+      INSERT INTO rounds (round_id, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status, state, lease_until)
+      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, pair.id, pair.nonce, pair.client_seed, 'debit_requested', ?::jsonb, ? FROM pair
+      RETURNING *
+    ), cb AS (${insertCallbackFrom('r')})${claim}
+    SELECT r.*, cb.id AS cb_id, cb.created_at AS cb_created_at, cb.updated_at AS cb_updated_at, pair.server_seed AS pair_server_seed, pair.server_seed_hash AS pair_server_seed_hash
+    FROM r, cb, pair`;
+  const res = await hotQuery(db, `gp_open_round${o.expect ? '_dealt' : ''}${o.claim ? '_claim' : ''}`, sql, values);
+  const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date; pair_server_seed: string; pair_server_seed_hash: string })[])[0];
+  if (!row) return null;
+  const round = roundFromRow(row);
+  return { round, debit: callbackRecorded({ ...o.debit, roundId: round.roundId }, row), serverSeed: row.pair_server_seed, serverSeedHash: row.pair_server_seed_hash };
+}
+
+export interface DebitConfirmedClose {
+  debitId: string;
+  debitResult: CallbackResult;
+  balance: BalanceReport | null;
+  roundId: string;
+  /** the fixed result, as `closeRound` writes it */
+  change: { result: unknown; multiplier4: bigint; payout: bigint; closeStatus: CloseStatus; leaseUntil: Date };
+  credit: NewCallback;
+}
+
+/**
+ * Once the opening debit of a settled bet is confirmed, in one statement: its result and the
+ * player's balance stored, the round's result fixed (`debit_requested` → `credit_pending`) and its
+ * one credit recorded. Null when the round was no longer `debit_requested` (the retry job took it
+ * over): only the debit's result was stored.
+ */
+export async function storeDebitAndClose(db: Queryable, c: DebitConfirmedClose): Promise<{ round: Round; credit: Callback } | null> {
+  const head = resultCtes(c.debitId, c.debitResult, c.balance);
+  const values = [...head.values];
+  values.push(JSON.stringify(c.change.result), multiplierToColumn(c.change.multiplier4), c.change.payout.toString(), c.change.closeStatus, c.change.leaseUntil, c.roundId);
+  values.push(...callbackValues(c.credit));
+  const sql = `WITH ${head.sql}, r AS (
+      UPDATE rounds SET status = 'credit_pending', result = ?::jsonb, multiplier = ?, payout = ?, close_status = ?, version = version + 1, lease_until = ?, updated_at = now()
+      WHERE round_id = ? AND status = 'debit_requested' RETURNING *
+    ), credit AS (${insertCallbackFrom('r')})
+    SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
+  const res = await hotQuery(db, 'gp_debit_and_close', sql, values);
+  const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date })[])[0];
+  if (!row) return null;
+  const round = roundFromRow(row);
+  return { round, credit: callbackRecorded({ ...c.credit, roundId: round.roundId }, row) };
+}
+
+export interface CreditAnswered {
+  creditId: string;
+  creditResult: CallbackResult;
+  balance: BalanceReport | null;
+  roundId: string;
+  /** the credit was confirmed: the round takes its close status at `settledAt` */
+  confirmed: boolean;
+  settledAt: Date;
+  leaseUntil: Date | null;
+  /** the request's answer, stored with its key in the same statement */
+  answer: { claim: KeyClaim; body: string; roundStatus: string } | null;
+}
+
+/**
+ * Once the credit of a round is answered, in one statement: its result and the player's balance
+ * stored; confirmed → the round's close status (`settled`, `cashed_out`, `busted`), else it stays
+ * `credit_pending` with its lease ended; and the request's answer stored with its key. Null when
+ * the round was no longer `credit_pending`: only the credit's result was stored.
+ */
+export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Promise<Round | null> {
+  const head = resultCtes(c.creditId, c.creditResult, c.balance);
+  const values = [...head.values];
+  values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, c.roundId);
+  let answer = '';
+  if (c.answer) {
+    answer = `, k AS (
+      UPDATE idempotency_records SET state = 'completed', response_status = 200, response_body = ?::jsonb, response_round_status = ?, completed_at = now()
+      WHERE operator_id = ? AND session_id = ? AND idempotency_key = ? AND state = 'in_progress' AND EXISTS (SELECT 1 FROM r)
+    )`;
+    values.push(c.answer.body, c.answer.roundStatus, c.answer.claim.operatorId, c.answer.claim.sessionId, c.answer.claim.key);
+  }
+  const sql = `WITH ${head.sql}, r AS (
+      UPDATE rounds SET status = CASE WHEN ? THEN close_status ELSE status END, settled_at = CASE WHEN ? THEN ?::timestamptz ELSE settled_at END, lease_until = ?, updated_at = now()
+      WHERE round_id = ? AND status = 'credit_pending' RETURNING *
+    )${answer}
+    SELECT r.* FROM r`;
+  const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}`, sql, values);
+  const row = (res.rows as RoundRow[])[0];
+  return row ? roundFromRow(row) : null;
+}
+
+/* ------------------------------------------------- free bets (issue 17): a round with no debit */
+
+export interface OpenFreeRound {
+  round: Omit<NewRound, 'seedPairId' | 'nonce' | 'clientSeed' | 'leaseUntil'> & { freeBetCampaignId: string; leaseUntil: Date | null };
+  /** a new client seed for the pair (CONTRACT.md §9), else the pair's */
+  clientSeed: string | undefined;
+  /** the outcome was computed from this pair at this nonce; the statement applies only if it is still the next one */
+  expect: { seedPairId: string; nonce: bigint };
+  claim: KeyClaim | null;
+  /**
+   * A settled game: the round is inserted with its result fixed (`credit_pending`) and its one
+   * credit recorded. Absent (Mines): the round opens `active` with its dealt `state`.
+   */
+  settled?: { result: unknown; multiplier4: bigint; payout: bigint; credit: NewCallback };
+}
+
+/**
+ * Opens a free-bet round in one statement, run inside the caller's transaction (which has just
+ * used one of the player's free bets, free_bet_grants): the nonce of the player's seed pair, the
+ * round with its campaign, no debit; a settled game's result and credit, or Mines' dealt state;
+ * the request's idempotency key. Null when the nonce moved on (nothing written by this statement).
+ */
+export async function openFreeBetRound(db: Queryable, o: OpenFreeRound): Promise<{ round: Round; credit: Callback | null; serverSeed: string; serverSeedHash: string } | null> {
+  const r = o.round;
+  const s = o.settled;
+  const values: unknown[] = [o.clientSeed ?? null, r.operatorId, r.playerRef, o.expect.seedPairId, o.expect.nonce.toString()];
+  values.push(r.roundId, r.operatorId, r.playerRef, r.sessionId, r.gameType, r.currency, r.amount.toString(), r.amount.toString(), JSON.stringify(r.params));
+  values.push(s ? 'credit_pending' : 'active', r.state === undefined ? null : JSON.stringify(r.state));
+  values.push(s ? JSON.stringify(s.result) : null, s ? multiplierToColumn(s.multiplier4) : null, s ? s.payout.toString() : null, s ? 'settled' : null, r.leaseUntil, r.freeBetCampaignId);
+  let credit = '';
+  if (s) {
+    credit = `, cb AS (${insertCallbackFrom('r')})`;
+    values.push(...callbackValues(s.credit));
+  }
+  let claim = '';
+  if (o.claim) {
+    claim = `, k AS (INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id) SELECT ?, ?, ?, ?, r.round_id FROM r RETURNING id)`;
+    values.push(o.claim.operatorId, o.claim.sessionId, o.claim.key, o.claim.requestHash);
+  }
+  const sql = `WITH pair AS (
+      UPDATE seed_pairs SET next_nonce = next_nonce + 1, client_seed = COALESCE(?::text, client_seed)
+      WHERE operator_id = ? AND player_ref = ? AND NOT revealed AND id = ? AND next_nonce = ?
+      RETURNING id, next_nonce - 1 AS nonce, client_seed, server_seed, server_seed_hash
+    ), r AS (
+      INSERT INTO rounds (round_id, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status, state, result, multiplier, payout, close_status, lease_until, free_bet_campaign_id)
+      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, pair.id, pair.nonce, pair.client_seed, ?, ?::jsonb, ?::jsonb, ?::numeric, ?::numeric, ?, ?::timestamptz, ? FROM pair
+      RETURNING *
+    )${credit}${claim}
+    SELECT r.*, ${s ? 'cb.id AS cb_id, cb.created_at AS cb_created_at, cb.updated_at AS cb_updated_at, ' : ''}pair.server_seed AS pair_server_seed, pair.server_seed_hash AS pair_server_seed_hash
+    FROM r, pair${s ? ', cb' : ''}`;
+  const res = await db.raw(sql, values as Knex.RawBinding[]);
+  const row = (res.rows as (RoundRow & { cb_id?: string; cb_created_at?: Date; cb_updated_at?: Date; pair_server_seed: string; pair_server_seed_hash: string })[])[0];
+  if (!row) return null;
+  const round = roundFromRow(row);
+  const cb = s && row.cb_id !== undefined ? callbackRecorded({ ...s.credit, roundId: round.roundId }, { cb_id: row.cb_id, cb_created_at: row.cb_created_at!, cb_updated_at: row.cb_updated_at! }) : null;
+  return { round, credit: cb, serverSeed: row.pair_server_seed, serverSeedHash: row.pair_server_seed_hash };
+}
