@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { AppInstance } from './http/zod-provider.js';
 import type { Services } from './services.js';
 import { hashPassword, generatePassword } from './staff/passwords.js';
-import { findAccountByEmail, insertAccount, updateAccount } from './staff/staff-store.js';
+import { clearSignInAttempts, findAccountByEmail, insertAccount, updateAccount } from './staff/staff-store.js';
+import { emailKey } from './staff/staff.js';
 import { demoOperatorWrite } from './operators/operators.js';
 import { GAME_TYPES } from '@gp/game-core/games';
 import { searchRounds } from './rounds/round-store/reports.js';
@@ -23,6 +24,7 @@ async function demoAccount(s: Services, email: string, role: 'platform_admin' | 
   const existing = await findAccountByEmail(s.db, email);
   if (existing) await updateAccount(s.db, existing.staffId, { passwordHash });
   else await insertAccount(s.db, { staffId: randomUUID(), email, passwordHash, role, tenantId });
+  await clearSignInAttempts(s.db, emailKey(email));
   return password;
 }
 

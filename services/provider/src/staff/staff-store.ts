@@ -10,8 +10,6 @@ export interface StaffAccount {
   role: StaffRole;
   /** null for a platform admin; the casino (operator-currency profiles sharing it) otherwise. */
   tenantId: string | null;
-  failedLogins: number;
-  lockedUntil: string | null;
   passwordChangedAt: string;
   lastLoginAt: string | null;
   createdAt: string;
@@ -23,8 +21,6 @@ interface AccountRow {
   password_hash: string;
   role: StaffRole;
   tenant_id: string | null;
-  failed_logins: number;
-  locked_until: Date | string | null;
   password_changed_at: Date | string;
   last_login_at: Date | string | null;
   created_at: Date | string;
@@ -35,8 +31,6 @@ const fromRow = (r: AccountRow): StaffAccount => ({
   email: r.email,
   role: r.role,
   tenantId: r.tenant_id,
-  failedLogins: r.failed_logins,
-  lockedUntil: r.locked_until === null ? null : toIso(r.locked_until),
   passwordChangedAt: toIso(r.password_changed_at),
   lastLoginAt: r.last_login_at === null ? null : toIso(r.last_login_at),
   createdAt: toIso(r.created_at),
@@ -78,8 +72,6 @@ export async function updateAccount(db: Queryable, staffId: string, change: { ro
   if (change.passwordHash !== undefined) {
     patch.password_hash = change.passwordHash;
     patch.password_changed_at = db.fn.now();
-    patch.failed_logins = 0;
-    patch.locked_until = null;
   }
   const [row] = await db<AccountRow>('staff_accounts').where({ staff_id: staffId }).update(patch).returning('*');
   return row ? fromRow(row as AccountRow) : null;
@@ -89,18 +81,43 @@ export async function deleteAccount(db: Queryable, staffId: string): Promise<boo
   return (await db('staff_accounts').where({ staff_id: staffId }).delete()) > 0;
 }
 
-/** One more failed login; locks the account for `lockMs` once `maxFailures` are reached in a row. */
-export async function recordFailedLogin(db: Queryable, staffId: string, maxFailures: number, lockMs: number): Promise<void> {
-  await db.raw(
-    `UPDATE staff_accounts SET failed_logins = failed_logins + 1,
-       locked_until = CASE WHEN failed_logins + 1 >= ? THEN now() + (? * interval '1 millisecond') ELSE locked_until END
-     WHERE staff_id = ?`,
-    [maxFailures, lockMs, staffId],
+/**
+ * Reserves one sign-in attempt (a login, or a password change's current password) for an email
+ * key (staff.ts `emailKey`), before the password is hashed: answers false, counting nothing, while
+ * the key is locked. The attempt that brings the count to `maxAttempts` sets the lock, so at most
+ * `maxAttempts` attempts are evaluated before the lock and one per lock period after it, however
+ * many arrive at once: the check and the count are one statement on one row (the upsert locks
+ * it, and its WHERE sees the latest count). A correct password clears the key (below).
+ */
+export async function reserveSignInAttempt(db: Queryable, emailKey: string, maxAttempts: number, lockMs: number): Promise<boolean> {
+  const result = await db.raw<{ rows: unknown[] }>(
+    `INSERT INTO staff_login_attempts AS l (email_key, attempts, locked_until, updated_at)
+       VALUES (?, 1, CASE WHEN 1 >= ? THEN now() + (? * interval '1 millisecond') END, now())
+     ON CONFLICT (email_key) DO UPDATE SET
+       attempts = l.attempts + 1,
+       locked_until = CASE WHEN l.attempts + 1 >= ? THEN now() + (? * interval '1 millisecond') END,
+       updated_at = now()
+     WHERE l.locked_until IS NULL OR l.locked_until <= now()
+     RETURNING l.attempts`,
+    [emailKey, maxAttempts, lockMs, maxAttempts, lockMs],
   );
+  return result.rows.length === 1;
+}
+
+/** A correct password: the count starts again. */
+export async function clearSignInAttempts(db: Queryable, emailKey: string): Promise<void> {
+  await db('staff_login_attempts').where({ email_key: emailKey }).delete();
+}
+
+/** The lock end of each email key that has one (the console's "Locked" badge). */
+export async function lockedUntilOf(db: Queryable, emailKeys: string[]): Promise<Map<string, string>> {
+  if (emailKeys.length === 0) return new Map();
+  const rows = await db('staff_login_attempts').whereIn('email_key', emailKeys).whereNotNull('locked_until').select<{ email_key: string; locked_until: Date | string }[]>('email_key', 'locked_until');
+  return new Map(rows.map((r) => [r.email_key, toIso(r.locked_until)]));
 }
 
 export async function recordSuccessfulLogin(db: Queryable, staffId: string): Promise<void> {
-  await db('staff_accounts').where({ staff_id: staffId }).update({ failed_logins: 0, locked_until: null, last_login_at: db.fn.now() });
+  await db('staff_accounts').where({ staff_id: staffId }).update({ last_login_at: db.fn.now() });
 }
 
 /* --------------------------------------------------------------------------------- sessions */

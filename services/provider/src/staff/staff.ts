@@ -13,10 +13,11 @@ import { DUMMY_HASH, hashPassword, verifyPassword } from './passwords.js';
 import {
   findAccountByEmail,
   insertAccount,
+  clearSignInAttempts,
   insertSession,
   liveSession,
-  recordFailedLogin,
   recordSuccessfulLogin,
+  reserveSignInAttempt,
   revokeSession,
   revokeSessionsOf,
   touchSession,
@@ -26,7 +27,19 @@ import {
   type StaffRole,
 } from './staff-store.js';
 
+/**
+ * Sign-in attempts per email (issue 23 defect 2): five attempts without a correct password lock the
+ * email for 15 minutes; after the lock one more wrong password locks it again, until a correct one
+ * clears the count. Counted per normalised email whether or not an account has it, so the lock
+ * reveals nothing about which emails exist; the login and the password change share the count.
+ */
 export const LOCKOUT = { maxFailures: 5, lockMs: 15 * 60_000 };
+
+/** The key of an email's attempt count: SHA-256 (hex) of the email as accounts store it (lower case). */
+export const emailKey = (email: string) => createHash('sha256').update(email.toLowerCase()).digest('hex');
+
+const LOCKED_MESSAGE = 'too many failed sign-in attempts for this email; try again later or ask an administrator';
+const WRONG_LOGIN = 'the email or the password is wrong';
 export const SESSION = { absoluteMs: 12 * 3_600_000, idleMs: 2 * 3_600_000, touchEveryMs: 60_000 };
 
 /** Who is calling an admin route: a staff member by session cookie, or the bootstrap bearer token (a platform admin). */
@@ -61,18 +74,15 @@ export interface LoginMeta {
 
 /** Checks the password and opens a session; answers the cookie token (shown to nobody but the browser). */
 export async function login(db: Queryable, email: string, password: string, meta: LoginMeta): Promise<{ token: string; account: StaffAccount; expiresAt: Date }> {
+  // The attempt is counted before the slow hash, atomically (staff-store.ts): a burst cannot get
+  // more evaluations than the limit. Unknown emails count and lock the same way.
+  const key = emailKey(email);
+  if (!(await reserveSignInAttempt(db, key, LOCKOUT.maxFailures, LOCKOUT.lockMs))) throw new AppError('RATE_LIMITED', LOCKED_MESSAGE);
   const account = await findAccountByEmail(db, email);
-  if (!account) {
-    await verifyPassword(password, DUMMY_HASH); // the same work as a known email
-    throw new AppError('UNAUTHORIZED', 'the email or the password is wrong');
-  }
-  if (account.lockedUntil && Date.parse(account.lockedUntil) > Date.now()) {
-    throw new AppError('RATE_LIMITED', 'this account is locked after repeated failed logins; try again later or ask an administrator');
-  }
-  if (!(await verifyPassword(password, account.passwordHash))) {
-    await recordFailedLogin(db, account.staffId, LOCKOUT.maxFailures, LOCKOUT.lockMs);
-    throw new AppError('UNAUTHORIZED', 'the email or the password is wrong');
-  }
+  // An unknown email costs the same scrypt work (DUMMY_HASH has the same parameters) and answers the same.
+  const matches = await verifyPassword(password, account?.passwordHash ?? DUMMY_HASH);
+  if (!account || !matches) throw new AppError('UNAUTHORIZED', WRONG_LOGIN);
+  await clearSignInAttempts(db, key);
   await recordSuccessfulLogin(db, account.staffId);
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION.absoluteMs);
@@ -96,12 +106,18 @@ export async function logout(db: Queryable, p: StaffPrincipal): Promise<void> {
   if (p.sessionHash) await revokeSession(db, p.sessionHash);
 }
 
-/** Password change: the current password, then every other session of the account is revoked. */
+/** Password change: the current password (counted like a login attempt), then every other session of the account is revoked. */
 export async function changePassword(db: Queryable, p: StaffPrincipal, current: string, next: string): Promise<void> {
   if (!p.staffId) throw new AppError('FORBIDDEN', 'the bootstrap token has no password to change');
-  const account = await getAccount(db, p.staffId);
-  if (!account || !(await verifyPassword(current, account.passwordHash))) throw new AppError('VALIDATION_ERROR', 'the current password is wrong');
   if (current === next) throw new AppError('VALIDATION_ERROR', 'the new password must differ from the current one');
+  const account = await getAccount(db, p.staffId);
+  if (!account) throw new AppError('UNAUTHORIZED', 'the session has ended');
+  // A wrong current password counts against the same limit as a failed login (a stolen session
+  // cannot guess the password either).
+  const key = emailKey(account.email);
+  if (!(await reserveSignInAttempt(db, key, LOCKOUT.maxFailures, LOCKOUT.lockMs))) throw new AppError('RATE_LIMITED', LOCKED_MESSAGE);
+  if (!(await verifyPassword(current, account.passwordHash))) throw new AppError('VALIDATION_ERROR', 'the current password is wrong');
+  await clearSignInAttempts(db, key);
   await updateAccount(db, p.staffId, { passwordHash: await hashPassword(next) });
   await revokeSessionsOf(db, p.staffId, p.sessionHash ?? undefined);
 }

@@ -9,8 +9,8 @@ import type { AppInstance } from '../../zod-provider.js';
 import { AppError } from '../../../errors.js';
 import { generatePassword } from '../../../staff/passwords.js';
 import { recordChange } from '../../../staff/config-audit.js';
-import { deleteAccount, getAccount, listAccounts, revokeSessionsOf, updateAccount, type StaffAccount } from '../../../staff/staff-store.js';
-import { createAccount, isPlatformAdmin } from '../../../staff/staff.js';
+import { deleteAccount, getAccount, listAccounts, lockedUntilOf, revokeSessionsOf, updateAccount, type StaffAccount } from '../../../staff/staff-store.js';
+import { createAccount, emailKey, isPlatformAdmin } from '../../../staff/staff.js';
 import { staffOf } from '../../authentication.js';
 import { okAnswer, staffAnswer } from '../../answers.js';
 import { actorOf } from './actor.js';
@@ -23,7 +23,12 @@ const inviteBody = z.object({ email: emailSchema, role: roleSchema, tenantId: te
 const editBody = z.object({ role: roleSchema }).strict();
 const listQuery = z.object({ tenantId: tenantIdSchema.optional() });
 
-const view = (a: StaffAccount) => ({ staffId: a.staffId, email: a.email, role: a.role, tenantId: a.tenantId, lockedUntil: a.lockedUntil, lastLoginAt: a.lastLoginAt, createdAt: a.createdAt });
+const view = (a: StaffAccount, locks: Map<string, string>) => ({ staffId: a.staffId, email: a.email, role: a.role, tenantId: a.tenantId, lockedUntil: locks.get(emailKey(a.email)) ?? null, lastLoginAt: a.lastLoginAt, createdAt: a.createdAt });
+/** The accounts' views with their sign-in locks (kept per email in staff_login_attempts). */
+async function views(s: Services, accounts: StaffAccount[]) {
+  const locks = await lockedUntilOf(s.db, accounts.map((a) => emailKey(a.email)));
+  return accounts.map((a) => view(a, locks));
+}
 const auditView = (a: StaffAccount) => ({ email: a.email, role: a.role, tenantId: a.tenantId });
 
 export function adminStaffRoutes(app: AppInstance, s: Services): void {
@@ -34,7 +39,7 @@ export function adminStaffRoutes(app: AppInstance, s: Services): void {
       const p = staffOf(request);
       if (!isPlatformAdmin(p) && request.query.tenantId && request.query.tenantId !== p.tenantId) throw new AppError('FORBIDDEN', 'this belongs to another casino');
       const tenant = isPlatformAdmin(p) ? request.query.tenantId : p.tenantId!;
-      return { staff: (await listAccounts(s.db, tenant)).map(view) };
+      return { staff: await views(s, await listAccounts(s.db, tenant)) };
     },
   );
 
@@ -58,7 +63,7 @@ export function adminStaffRoutes(app: AppInstance, s: Services): void {
       const temporaryPassword = generatePassword();
       const account = await createAccount(s.db, { email: request.body.email, password: temporaryPassword, role, tenantId });
       await recordChange(s.db, actorOf(request), { action: 'staff.invited', tenantId, operatorId: null, targetType: 'staff', targetId: account.staffId, before: null, after: auditView(account) });
-      return reply.status(201).send({ staff: view(account), temporaryPassword });
+      return reply.status(201).send({ staff: (await views(s, [account]))[0]!, temporaryPassword });
     },
   );
 
@@ -77,7 +82,7 @@ export function adminStaffRoutes(app: AppInstance, s: Services): void {
       if (before.staffId === p.staffId) throw new AppError('VALIDATION_ERROR', 'you cannot change your own role');
       const after = await updateAccount(s.db, before.staffId, { role });
       await recordChange(s.db, actorOf(request), { action: 'staff.role_changed', tenantId: before.tenantId, operatorId: null, targetType: 'staff', targetId: before.staffId, before: auditView(before), after: auditView(after!) });
-      return view(after!);
+      return (await views(s, [after!]))[0]!;
     },
   );
 
