@@ -157,6 +157,14 @@ export function ErrorNote({ error }: { error: unknown }) {
       </div>
     );
   }
+  if (e.code === 'VALIDATION_ERROR') {
+    // the server's rule in words, without the code (issue 29: the banner read `VALIDATION_ERROR callbackBaseUrl…`)
+    return (
+      <div className="alert error" role="alert">
+        The server refused a field: {e.message ?? String(error)}
+      </div>
+    );
+  }
   return (
     <div className="alert error" role="alert">
       {e.code && e.code !== 'ERROR' ? <strong>{e.code}</strong> : null} {e.message ?? String(error)}

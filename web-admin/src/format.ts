@@ -46,3 +46,9 @@ export const STATUS_TONE: Record<string, 'green' | 'red' | 'amber' | 'gray' | 'b
 export const short = (id: string, n = 8) => (id.length > n + 2 ? `${id.slice(0, n)}…` : id);
 
 export const pct = (v: number | null | undefined, digits = 2) => (v === null || v === undefined ? '—' : `${v.toFixed(digits)}%`);
+
+/** A status or policy word as the console writes it, in one capitalisation (issue 29): credit_pending → "Credit pending". */
+export const statusLabel = (s: string): string => {
+  const text = s.replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};

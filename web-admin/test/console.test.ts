@@ -112,6 +112,23 @@ describe('the admin console in a browser', () => {
     await screenshot(page, 'admin-operators');
 
     await page.getByTestId('new-profile').click();
+    // issue 29: plain messages, limits that follow the currency
+    await page.getByTestId('f-callbackBaseUrl').fill('');
+    await page.getByTestId('profile-submit').click();
+    await expect.poll(() => page.getByTestId('profile-form').textContent()).toContain('Operator id is required.');
+    const formText = (await page.getByTestId('profile-form').textContent()) ?? '';
+    expect(formText).toContain('Enter the casino wallet’s address');
+    expect(formText).not.toMatch(/Too small|expected string|>=/);
+    await page.getByTestId('f-currency').selectOption('BTC');
+    expect(await page.getByTestId('f-maxBet').inputValue()).toBe('0.001');
+    expect(await page.getByTestId('f-minBet').inputValue()).toBe('0.000001');
+    expect(await page.getByTestId('f-stakeStep').inputValue()).toBe('0.00000001');
+    expect(await page.getByTestId('f-maxPayout').inputValue()).toBe('1');
+    await page.getByTestId('f-maxPayout').fill('2');
+    await page.getByTestId('f-currency').selectOption('USD');
+    expect(await page.getByTestId('f-maxBet').inputValue()).toBe('100');
+    expect(await page.getByTestId('f-maxPayout').inputValue()).toBe('2'); // typed by the operator: kept
+    await page.getByTestId('f-maxPayout').fill('100000');
     await page.getByTestId('f-operatorId').fill('casino-c-gbp');
     await page.getByTestId('f-tenantId').fill('casino-c');
     await page.getByTestId('f-currency').selectOption('GBP');
@@ -124,7 +141,9 @@ describe('the admin console in a browser', () => {
     await page.getByTestId('f-minBet').fill('0.20');
     await page.getByTestId('f-callbackBaseUrl').fill('http://user:pw@casino.example');
     await page.getByTestId('profile-submit').click();
-    await expect.poll(() => page.locator('.alert.error').textContent()).toMatch(/user info/);
+    // flagged in the form, before any request (the server refuses it too)
+    await expect.poll(() => page.getByTestId('profile-form').textContent()).toContain('Remove the “user:password@” part');
+    expect(await page.locator('.alert.error').count()).toBe(0);
     await page.getByTestId('f-callbackBaseUrl').fill(casino.url);
     await page.getByTestId('f-game-blackjack').uncheck();
     await page.getByTestId('profile-submit').click();
@@ -192,7 +211,7 @@ describe('the admin console in a browser', () => {
     await page.getByTestId('recon-operator').selectOption('casino-a-usd');
     await page.getByTestId('recon-type').selectOption('debit');
     await page.getByTestId('recon-apply').click();
-    await expect.poll(async () => new Set(await page.getByTestId('recon-table').locator('tbody tr td:nth-child(2)').allTextContents())).toEqual(new Set(['debit']));
+    await expect.poll(async () => new Set(await page.getByTestId('recon-table').locator('tbody tr td:nth-child(2)').allTextContents())).toEqual(new Set(['Debit']));
     await page.getByTestId('totals-table').locator('tbody tr').first().waitFor();
     expect(await page.getByTestId('totals-table').textContent()).toContain('casino-a-usd');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
@@ -245,8 +264,60 @@ describe('the admin console in a browser', () => {
     expect(await apiFromPage(page, 'PATCH', '/api/admin/operators/casino-a-usd', { enabled: false })).toEqual({ status: 403, code: 'FORBIDDEN' });
     expect(await apiFromPage(page, 'POST', '/api/admin/operators/casino-a-usd/rotate-secret', { graceHours: 0 })).toEqual({ status: 403, code: 'FORBIDDEN' });
     expect((await t.services.operators.get(t.services.db, 'casino-a-usd'))!.enabled).toBe(true);
+    // issue 29: the forms are not opened by their address either
+    for (const url of ['/admin/operators/new', '/admin/operators/casino-a-usd/edit']) {
+      await page.goto(`${base}${url}`);
+      await page.getByTestId('read-only').waitFor();
+      expect(await page.getByTestId('profile-form').count(), url).toBe(0);
+    }
+    await page.goto(`${base}/admin/operators/casino-a-usd`);
+    await page.getByTestId('detail-minBet').waitFor();
     await page.getByRole('link', { name: 'Account' }).click();
     await screenshot(page, 'admin-account');
+    expect(page.problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it('draws a round as the replay does (a Blackjack round in play too), writes statuses in one capitalisation, and fits 390 px', async () => {
+    // a Blackjack round left in play
+    casino.createPlayer({ playerRef: 'bj-open', displayName: 'bj-open', balance: '1000', currency: 'USD' });
+    const session = (await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId: 'casino-a-usd', gameType: 'blackjack', launchToken: casino.issueLaunchToken('bj-open', { operatorId: 'casino-a-usd' }) } })).json();
+    let open: { roundId: string; roundStatus: string } | null = null;
+    for (let i = 0; !open && i < 20; i++) {
+      const r = (await t.app.inject({ method: 'POST', url: '/api/blackjack/rounds', payload: { sessionId: session.sessionId, amount: 1, idempotencyKey: `bj-open-${i}` } })).json();
+      if (r.roundStatus === 'active') open = r;
+    }
+    const page = await newPage(browser);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, base, 'ops@casino-a.test', PASSWORD);
+    const fits = () => page.evaluate(() => document.documentElement.scrollWidth);
+    await page.locator('[data-testid=chart-bets] canvas').waitFor();
+    await screenshot(page, 'admin-dashboard-mobile');
+    expect(await fits(), 'dashboard').toBeLessThanOrEqual(390);
+    await page.goto(`${base}/admin/rounds/${settledRoundId}`);
+    await page.getByTestId('rb-dice').waitFor();
+    expect(await page.locator('pre.json').isVisible()).toBe(false); // the stored JSON only on demand
+    expect(await fits(), 'round').toBeLessThanOrEqual(390);
+    await page.goto(`${base}/admin/rounds/${open!.roundId}`);
+    await page.getByTestId('rb-blackjack').waitFor();
+    expect(await page.getByTestId('round-payout').textContent()).toBe('in play: nothing paid yet');
+    expect(await page.getByTestId('rb-blackjack').locator('[aria-label="hidden card"]').count()).toBe(1);
+    expect(await page.getByTestId('round-board').textContent()).not.toMatch(/deck/);
+    expect(await fits(), 'blackjack round').toBeLessThanOrEqual(390);
+    await screenshot(page, 'admin-round-blackjack-mobile');
+    for (const url of ['/admin/rounds', '/admin/reconciliation', '/admin/operators', '/admin/operators/casino-a-usd', '/admin/operators/new', '/admin/staff', '/admin/audit']) {
+      await page.goto(`${base}${url}`);
+      await page.locator('.content').waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await fits(), url).toBeLessThanOrEqual(390);
+    }
+    await page.goto(`${base}/admin/rounds`);
+    await page.getByTestId('rounds-table').locator('tbody tr').nth(3).waitFor();
+    const badges = await page.locator('.badge').allTextContents();
+    expect(badges.length).toBeGreaterThan(0);
+    for (const b of badges) expect(b, b).toMatch(/^[A-Z0-9][^A-Z]*$/); // "Credit pending", never "credit pending" / "Credit Pending"
+    expect(badges).toContain('Credit pending');
+    await screenshot(page, 'admin-rounds-mobile');
     expect(page.problems).toEqual([]);
     await page.context().close();
   });

@@ -7,6 +7,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { GAME_INFO, GAME_TYPES } from '@gp/game-core/games';
 import { CURRENCY_CODES, parseAmount, type CurrencyCode } from '@gp/game-core/money';
 import { abandonedRoundPolicySchema, operatorIdSchema, originSchema, SANDBOX_CALLBACK_BASE, tenantIdSchema } from '@gp/provider-schemas';
+import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { exact, type Operator } from '../api.js';
@@ -19,7 +20,7 @@ export const profileFormSchema = z
     operatorId: operatorIdSchema,
     tenantId: z.union([tenantIdSchema, z.literal('')]),
     currency: z.enum(CURRENCY_CODES as [CurrencyCode, ...CurrencyCode[]]),
-    callbackBaseUrl: z.string().trim().min(1, 'Required').max(2000),
+    callbackBaseUrl: z.string().trim().min(1, 'Enter the casino wallet’s address, such as https://wallet.casino.example/provider (or sandbox://demo-casino for demos).').max(2000),
     minBet: amount,
     maxBet: z.union([amount, z.literal('')]),
     stakeStep: amount,
@@ -44,11 +45,65 @@ export const profileFormSchema = z
     if (step && minor.minBet && minor.minBet % step !== 0n) ctx.addIssue({ code: 'custom', path: ['minBet'], message: 'Must be a multiple of the stake step' });
     if (step && minor.maxBet && minor.maxBet % step !== 0n) ctx.addIssue({ code: 'custom', path: ['maxBet'], message: 'Must be a multiple of the stake step' });
     if (minor.maxBet && minor.minBet && minor.maxBet < minor.minBet) ctx.addIssue({ code: 'custom', path: ['maxBet'], message: 'Must not be below the minimum bet' });
-    if (v.callbackBaseUrl !== SANDBOX_CALLBACK_BASE && !/^https?:\/\/[^\s@/]+/i.test(v.callbackBaseUrl)) ctx.addIssue({ code: 'custom', path: ['callbackBaseUrl'], message: 'An https:// address of the casino (no user info), or sandbox://demo-casino' });
+    const callback = callbackProblem(v.callbackBaseUrl);
+    if (callback) ctx.addIssue({ code: 'custom', path: ['callbackBaseUrl'], message: callback });
     for (const line of originLines(v.allowedEmbedOrigins)) {
       if (!originSchema.safeParse(line).success) ctx.addIssue({ code: 'custom', path: ['allowedEmbedOrigins'], message: `${line}: an origin such as https://casino.example (no path, no wildcard)` });
     }
   });
+
+/** What is wrong with a callback base URL, in plain words (the server refuses the same; issue 29: user:password was not flagged). */
+export function callbackProblem(text: string): string | null {
+  const s = text.trim();
+  if (s === SANDBOX_CALLBACK_BASE) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(s);
+  } catch {
+    url = null;
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || !url.hostname) return 'Enter the casino wallet’s address, such as https://wallet.casino.example/provider (or sandbox://demo-casino for demos).';
+  if (url.username || url.password) return 'Remove the “user:password@” part: our calls are signed with the shared secret, and a password in an address ends up in logs.';
+  return null;
+}
+
+const FIELD_NAMES: Record<string, string> = { operatorId: 'Operator id', tenantId: 'Casino (tenant)', callbackBaseUrl: 'Callback base URL', allowedEmbedOrigins: 'Allowed embed origins' };
+
+/** zod's own messages ("Too small: expected string to have >=1 characters") said plainly (issue 29). */
+export function plainMessage(issue: { code: string; path?: PropertyKey[]; minimum?: unknown; maximum?: unknown; origin?: string }): string | undefined {
+  const field = String(issue.path?.[0] ?? '');
+  const name = FIELD_NAMES[field] ?? 'This field';
+  if (issue.code === 'too_small' && issue.origin === 'string') return Number(issue.minimum) <= 1 ? `${name} is required.` : `${name} needs at least ${String(issue.minimum)} characters.`;
+  if (issue.code === 'too_big' && issue.origin === 'string') return `${name} takes at most ${String(issue.maximum)} characters.`;
+  if (issue.code === 'too_small' && issue.origin === 'number') return `At least ${String(issue.minimum)}.`;
+  if (issue.code === 'invalid_type' && field === 'abandonedRoundPolicy') return 'A whole number of hours.';
+  return undefined;
+}
+
+/**
+ * Limits a new profile starts with, per currency (issue 29: a BTC profile kept USD's 100 max bet):
+ * about 0.10 / 100 / 100,000 US dollars in each, rounded, with the currency's smallest unit as
+ * the step (a cent for the 2-decimal ones). The operator edits them before saving.
+ */
+export const CURRENCY_DEFAULTS: Record<CurrencyCode, { minBet: string; maxBet: string; stakeStep: string; maxPayout: string }> = {
+  USD: { minBet: '0.10', maxBet: '100', stakeStep: '0.01', maxPayout: '100000' },
+  EUR: { minBet: '0.10', maxBet: '100', stakeStep: '0.01', maxPayout: '100000' },
+  GBP: { minBet: '0.10', maxBet: '100', stakeStep: '0.01', maxPayout: '100000' },
+  USDT: { minBet: '0.10', maxBet: '100', stakeStep: '0.01', maxPayout: '100000' },
+  USDC: { minBet: '0.10', maxBet: '100', stakeStep: '0.01', maxPayout: '100000' },
+  BTC: { minBet: '0.000001', maxBet: '0.001', stakeStep: '0.00000001', maxPayout: '1' },
+  uBTC: { minBet: '1', maxBet: '1000', stakeStep: '0.01', maxPayout: '1000000' },
+  ETH: { minBet: '0.00005', maxBet: '0.05', stakeStep: '0.000001', maxPayout: '50' },
+  LTC: { minBet: '0.001', maxBet: '1', stakeStep: '0.00000001', maxPayout: '1000' },
+  DOGE: { minBet: '1', maxBet: '1000', stakeStep: '0.00000001', maxPayout: '1000000' },
+  BNB: { minBet: '0.0002', maxBet: '0.2', stakeStep: '0.00000001', maxPayout: '200' },
+  SOL: { minBet: '0.001', maxBet: '1', stakeStep: '0.00000001', maxPayout: '1000' },
+  XRP: { minBet: '0.2', maxBet: '200', stakeStep: '0.000001', maxPayout: '200000' },
+  ADA: { minBet: '0.2', maxBet: '200', stakeStep: '0.000001', maxPayout: '200000' },
+  TRX: { minBet: '1', maxBet: '1000', stakeStep: '0.000001', maxPayout: '1000000' },
+  XLM: { minBet: '1', maxBet: '1000', stakeStep: '0.0000001', maxPayout: '1000000' },
+  ZEC: { minBet: '0.003', maxBet: '3', stakeStep: '0.00000001', maxPayout: '3000' },
+};
 
 export type ProfileForm = z.output<typeof profileFormSchema>;
 type ProfileInput = z.input<typeof profileFormSchema>;
@@ -61,10 +116,10 @@ export function formOf(op: Operator | null): ProfileForm {
     tenantId: op?.tenantId ?? '',
     currency: (op?.currency ?? 'USD') as CurrencyCode,
     callbackBaseUrl: op?.callbackBaseUrl ?? 'https://',
-    minBet: amountText(op?.minBet ?? '0.10'),
-    maxBet: amountText(op?.maxBet ?? '100'),
-    stakeStep: amountText(op?.stakeStep ?? '0.01'),
-    maxPayout: amountText(op?.maxPayout ?? '100000'),
+    minBet: amountText(op?.minBet ?? CURRENCY_DEFAULTS.USD.minBet),
+    maxBet: op ? amountText(op.maxBet ?? '') : CURRENCY_DEFAULTS.USD.maxBet,
+    stakeStep: amountText(op?.stakeStep ?? CURRENCY_DEFAULTS.USD.stakeStep),
+    maxPayout: amountText(op?.maxPayout ?? CURRENCY_DEFAULTS.USD.maxPayout),
     enabledGames: (op?.enabledGames ?? [...GAME_TYPES]) as ProfileForm['enabledGames'],
     showBalanceInEmbed: op?.theme.showBalanceInEmbed ?? true,
     allowedEmbedOrigins: (op?.allowedEmbedOrigins ?? []).join('\n'),
@@ -92,8 +147,21 @@ export function bodyOf(v: ProfileForm, withTenant: boolean) {
 }
 
 export function ProfileFormView({ initial, mode, platform, tenants, onSubmit, submitLabel }: { initial: ProfileForm; mode: 'create' | 'edit'; platform: boolean; tenants: string[]; onSubmit: (v: ProfileForm) => Promise<void>; submitLabel: string }) {
-  const { register, handleSubmit, watch, formState } = useForm<ProfileInput, unknown, ProfileForm>({ resolver: zodResolver(profileFormSchema), defaultValues: initial });
+  const { register, handleSubmit, watch, formState, getValues, setValue } = useForm<ProfileInput, unknown, ProfileForm>({ resolver: zodResolver(profileFormSchema, { error: plainMessage }), defaultValues: initial });
   const currency = watch('currency');
+  // A new profile's limits follow the currency while the operator has not typed their own.
+  const lastCurrency = useRef(currency);
+  useEffect(() => {
+    const from = lastCurrency.current;
+    lastCurrency.current = currency;
+    if (mode !== 'create' || from === currency) return;
+    const before = CURRENCY_DEFAULTS[from as CurrencyCode];
+    const next = CURRENCY_DEFAULTS[currency as CurrencyCode];
+    if (!before || !next) return;
+    for (const f of ['minBet', 'maxBet', 'stakeStep', 'maxPayout'] as const) {
+      if (getValues(f) === before[f]) setValue(f, next[f], { shouldValidate: formState.isSubmitted });
+    }
+  }, [currency, mode, getValues, setValue, formState.isSubmitted]);
   const err = (name: keyof ProfileForm | string) => {
     const e = name.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], formState.errors) as { message?: string } | undefined;
     return e?.message ? <em>{e.message}</em> : null;

@@ -6,7 +6,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, get, type AuditRecord, type Operator } from '../api.js';
 import { useAuth } from '../auth.js';
 import { Badge, Card, DataTable, ErrorNote, Loading, Modal, OneTimeSecret, PageHeader } from '../components.js';
-import { money, when } from '../format.js';
+import { money, when, statusLabel } from '../format.js';
 import { bodyOf, formOf, ProfileFormView, type ProfileForm } from './operator-form.js';
 import { ChangeDiff, useOperators } from './shared.js';
 
@@ -46,8 +46,24 @@ export function OperatorsPage() {
   );
 }
 
+/** What a read-only role sees on a form's address (issue 29: a viewer could open the forms by URL; the server refused only on save). */
+function ReadOnlyNote({ back }: { back: string }) {
+  return (
+    <div className="denied" role="alert" data-testid="read-only">
+      <span className="denied-icon">!</span>
+      <div>
+        <h2>Read-only access</h2>
+        <p>Your role can read operator profiles but not create or change them. Ask a casino admin.</p>
+        <p className="small" style={{ marginTop: 12 }}>
+          <Link to={back}>Back</Link>
+        </p>
+      </div>
+    </div>
+  );
+}
+
 export function OperatorNewPage() {
-  const { me, isPlatform } = useAuth();
+  const { me, isPlatform, canWrite } = useAuth();
   const navigate = useNavigate();
   const client = useQueryClient();
   const [error, setError] = useState<unknown>(null);
@@ -62,6 +78,7 @@ export function OperatorNewPage() {
       setError(err);
     }
   };
+  if (!canWrite) return <ReadOnlyNote back="/operators" />;
   return (
     <>
       <PageHeader title="New operator profile" subtitle="A casino's games in one currency. The shared secret is generated and shown once." />
@@ -88,11 +105,11 @@ export function OperatorNewPage() {
 
 export function OperatorEditPage() {
   const { operatorId = '' } = useParams();
-  const { me, isPlatform } = useAuth();
+  const { me, isPlatform, canWrite } = useAuth();
   const navigate = useNavigate();
   const client = useQueryClient();
   const [error, setError] = useState<unknown>(null);
-  const op = useQuery({ queryKey: ['operator', operatorId], queryFn: () => get<Operator>(`/api/admin/operators/${encodeURIComponent(operatorId)}`) });
+  const op = useQuery({ queryKey: ['operator', operatorId], queryFn: () => get<Operator>(`/api/admin/operators/${encodeURIComponent(operatorId)}`), enabled: canWrite });
   const submit = async (v: ProfileForm) => {
     setError(null);
     try {
@@ -105,6 +122,7 @@ export function OperatorEditPage() {
       setError(err);
     }
   };
+  if (!canWrite) return <ReadOnlyNote back={`/operators/${encodeURIComponent(operatorId)}`} />;
   return (
     <>
       <PageHeader title={`Edit ${operatorId}`} subtitle="Every change is recorded in the profile's history." />
@@ -202,7 +220,7 @@ export function OperatorDetailPage() {
               <span className="tags">
                 {o.enabledGames.map((g) => (
                   <Badge key={g} tone="blue">
-                    {g}
+                    {statusLabel(g)}
                   </Badge>
                 ))}
               </span>
@@ -213,7 +231,7 @@ export function OperatorDetailPage() {
             <dd className="mono small">{o.allowedEmbedOrigins.length ? o.allowedEmbedOrigins.join(', ') : 'any (outside production)'}</dd>
             <dt>Abandoned rounds</dt>
             <dd>
-              after {o.abandonedRoundPolicy.afterHours} h · mines {o.abandonedRoundPolicy.mines.replace('_', ' ')} · blackjack {o.abandonedRoundPolicy.blackjack.replace('_', ' ')}
+              after {o.abandonedRoundPolicy.afterHours} h · mines {statusLabel(o.abandonedRoundPolicy.mines)} · blackjack {statusLabel(o.abandonedRoundPolicy.blackjack)}
             </dd>
             <dt>Shared secret</dt>
             <dd data-testid="secret-state">

@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { api, get, qs, type PendingRound, type ReconRow, type Totals } from '../api.js';
 import { useAuth } from '../auth.js';
 import { Badge, Card, DataTable, ErrorNote, Loading, PageHeader } from '../components.js';
-import { money, short, STATUS_TONE, when } from '../format.js';
+import { money, short, STATUS_TONE, when, statusLabel } from '../format.js';
 import { OperatorSelect } from './shared.js';
 
 const TYPES = ['debit', 'credit', 'rollback', 'credit_pending', 'rollback_pending'];
@@ -32,8 +32,8 @@ const totalColumns: ColumnDef<Totals, unknown>[] = [
 
 const rowColumns: ColumnDef<ReconRow, unknown>[] = [
   { header: 'Time', accessorKey: 'createdAt', cell: (c) => <span className="nowrap">{when(c.getValue<string>())}</span> },
-  { header: 'Type', accessorKey: 'type', cell: (c) => <Badge tone={c.getValue<string>().endsWith('pending') ? 'amber' : 'blue'}>{c.getValue<string>().replace('_', ' ')}</Badge> },
-  { header: 'Status', accessorKey: 'status', cell: (c) => <Badge tone={STATUS_TONE[c.getValue<string>()] ?? 'gray'}>{c.getValue<string>()}</Badge> },
+  { header: 'Type', accessorKey: 'type', cell: (c) => <Badge tone={c.getValue<string>().endsWith('pending') ? 'amber' : 'blue'}>{statusLabel(c.getValue<string>())}</Badge> },
+  { header: 'Status', accessorKey: 'status', cell: (c) => <Badge tone={STATUS_TONE[c.getValue<string>()] ?? 'gray'}>{statusLabel(c.getValue<string>())}</Badge> },
   { header: 'Operator', accessorKey: 'operatorId' },
   { header: 'Round', accessorKey: 'roundId', cell: (c) => <Link className="mono" to={`/rounds/${c.getValue<string>()}`}>{short(c.getValue<string>(), 10)}</Link> },
   { header: 'Player', accessorKey: 'playerRef' },
@@ -68,7 +68,7 @@ export function ReconciliationPage() {
   });
   const pendingColumns: ColumnDef<PendingRound, unknown>[] = [
     { header: 'Round', accessorKey: 'roundId', cell: (c) => <Link className="mono" to={`/rounds/${c.getValue<string>()}`}>{short(c.getValue<string>(), 10)}</Link> },
-    { header: 'Waiting', accessorKey: 'status', cell: (c) => <Badge tone="amber">{c.getValue<string>().replace('_', ' ')}</Badge> },
+    { header: 'Waiting', accessorKey: 'status', cell: (c) => <Badge tone="amber">{statusLabel(c.getValue<string>())}</Badge> },
     { header: 'Operator', accessorKey: 'operatorId' },
     { header: 'Player', accessorKey: 'playerRef' },
     { header: 'Amount', id: 'amount', meta: { align: 'right' }, cell: (c) => `${money(c.row.original.amount, c.row.original.currency)} ${c.row.original.currency}` },
@@ -113,7 +113,7 @@ export function ReconciliationPage() {
               <option value="">All types</option>
               {TYPES.map((t) => (
                 <option key={t} value={t}>
-                  {t.replace('_', ' ')}
+                  {statusLabel(t)}
                 </option>
               ))}
             </select>

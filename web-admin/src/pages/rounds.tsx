@@ -7,8 +7,9 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { api, get, qs, type CallbackRecord, type RoundDetail, type RoundRow } from '../api.js';
 import { useAuth } from '../auth.js';
 import { Badge, Card, DataTable, ErrorNote, Loading, PageHeader } from '../components.js';
-import { money, short, STATUS_TONE, when } from '../format.js';
+import { money, short, STATUS_TONE, when, statusLabel } from '../format.js';
 import { OperatorSelect } from './shared.js';
+import { AdminRoundBoard, paramsText } from './round-board.js';
 
 const STATUSES = ['active', 'settled', 'cashed_out', 'busted', 'credit_pending', 'rollback_pending', 'cancelled', 'error'];
 
@@ -20,7 +21,7 @@ const columns: ColumnDef<RoundRow, unknown>[] = [
   { header: 'Game', accessorKey: 'gameType', cell: (c) => <span className="cap">{c.getValue<string>()}</span> },
   { header: 'Stake', id: 'amount', meta: { align: 'right' }, cell: (c) => `${money(c.row.original.amount, c.row.original.currency)} ${c.row.original.currency}` },
   { header: 'Payout', id: 'payout', meta: { align: 'right' }, cell: (c) => (c.row.original.payout === null ? '—' : `${money(c.row.original.payout, c.row.original.currency)} ${c.row.original.currency}`) },
-  { header: 'Status', accessorKey: 'status', cell: (c) => <Badge tone={STATUS_TONE[c.getValue<string>()] ?? 'gray'}>{c.getValue<string>().replace('_', ' ')}</Badge> },
+  { header: 'Status', accessorKey: 'status', cell: (c) => <Badge tone={STATUS_TONE[c.getValue<string>()] ?? 'gray'}>{statusLabel(c.getValue<string>())}</Badge> },
 ];
 
 const toIso = (v: string | null) => (v ? new Date(v).toISOString() : undefined);
@@ -75,7 +76,7 @@ export function RoundsPage() {
               <option value="">Any status</option>
               {STATUSES.map((s) => (
                 <option key={s} value={s}>
-                  {s.replace('_', ' ')}
+                  {statusLabel(s)}
                 </option>
               ))}
             </select>
@@ -152,7 +153,7 @@ function Trail({ records }: { records: CallbackRecord[] }) {
                 <td style={{ textAlign: 'right' }}>{r.attemptCount}</td>
                 <td style={{ textAlign: 'right' }}>{r.statusCode ?? '—'}</td>
                 <td>
-                  <Badge tone={STATUS_TONE[r.callbackStatus] ?? 'gray'}>{r.callbackStatus}</Badge>
+                  <Badge tone={STATUS_TONE[r.callbackStatus] ?? 'gray'}>{statusLabel(r.callbackStatus)}</Badge>
                   {r.errorMessage ? <div className="small muted">{r.errorMessage}</div> : null}
                 </td>
                 <td className="nowrap">{when(r.createdAt)}</td>
@@ -200,12 +201,13 @@ export function RoundPage() {
   const { round, replayUrl } = q.data;
   const b = round.bet;
   const pending = round.roundStatus === 'credit_pending' || round.roundStatus === 'rollback_pending';
+  const inPlay = round.roundStatus === 'active';
   return (
     <>
       <PageHeader
         title={
           <>
-            Round <span className="mono">{short(round.roundId, 13)}</span> <Badge tone={STATUS_TONE[round.roundStatus] ?? 'gray'}>{round.roundStatus.replace('_', ' ')}</Badge>
+            Round <span className="mono">{short(round.roundId, 13)}</span> <Badge tone={STATUS_TONE[round.roundStatus] ?? 'gray'}>{statusLabel(round.roundStatus)}</Badge>
           </>
         }
         subtitle={
@@ -238,10 +240,10 @@ export function RoundPage() {
               {money(b.totalStaked, b.currency)} {b.currency}
             </dd>
             <dt>Multiplier</dt>
-            <dd>{String(b.multiplier)}×</dd>
+            <dd>{inPlay ? <span className="muted">in play</span> : `${String(b.multiplier)}×`}</dd>
             <dt>Payout</dt>
             <dd className={b.won ? 'win' : ''} data-testid="round-payout">
-              {money(b.payout, b.currency)} {b.currency}
+              {inPlay ? <span className="muted">in play: nothing paid yet</span> : `${money(b.payout, b.currency)} ${b.currency}`}
             </dd>
             <dt>Placed</dt>
             <dd>{when(b.createdAt)}</dd>
@@ -280,14 +282,15 @@ export function RoundPage() {
           </dl>
         </Card>
       </div>
-      <div className="grid-2">
-        <Card title="Parameters">
-          <Json value={b.params} />
-        </Card>
-        <Card title="Result">
-          <Json value={round.result} />
-        </Card>
-      </div>
+      <Card title={`Result · ${paramsText(b.gameType, b.params, round.result)}`}>
+        <div className="round-board" data-testid="round-board">
+          <AdminRoundBoard gameType={b.gameType} result={round.result} params={b.params} active={inPlay} />
+        </div>
+        <details className="raw">
+          <summary>Raw parameters and result (as stored)</summary>
+          <Json value={{ params: b.params, result: round.result }} />
+        </details>
+      </Card>
       <Card title="Casino callback trail" actions={<span className="muted small">one record per callback key; retries reuse the key</span>}>
         <Trail records={round.casinoCallbackAudit ?? []} />
       </Card>

@@ -9,6 +9,7 @@ import { t } from '../i18n';
 import { localizeDecimal } from '../lib/format';
 import { formatMultiplier } from '../lib/money';
 import { PlayingCard } from './PlayingCard';
+import { binLabel, binTextFit, plinkoRow, PLINKO_RISKS, type PlinkoRisk } from '../games/paytables';
 
 const num = (v: unknown) => Number(v ?? 0);
 const list = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number) : []);
@@ -45,6 +46,9 @@ function PlinkoBoard({ r }: { r: StoredRound }) {
   const rows = num(res.rows ?? r.params.rows ?? 16);
   const path = list(res.path);
   const bin = num(res.bin);
+  const risk = String(res.risk ?? r.params.risk ?? 'low');
+  // the multipliers of the round's table (issue 29: the replay drew bins without them)
+  const table = PLINKO_RISKS.includes(risk as PlinkoRisk) ? plinkoRow(rows, risk as PlinkoRisk) : [];
   const V = 0.86;
   // the ball starts above the top peg row and moves half a column per row
   const points: string[] = ['0,-0.8'];
@@ -55,13 +59,16 @@ function PlinkoBoard({ r }: { r: StoredRound }) {
   });
   const half = (rows + 2) / 2;
   return (
-    <svg className="gp-rb-plinko" viewBox={`${-half + 0.35} -1.1 ${rows + 1.3} ${rows * V + 2}`} role="img" aria-label={t('plinko.landed', { bin, multiplier: formatMultiplier(r.multiplier) })} data-testid="rb-plinko" data-bin={bin}>
+    <svg className="gp-rb-plinko" viewBox={`${-half + 0.35} -1.1 ${rows + 1.3} ${rows * V + 2}`} role="img" aria-label={t('plinko.landed', { multiplier: formatMultiplier(r.multiplier) })} data-testid="rb-plinko" data-bin={bin}>
       {Array.from({ length: rows }, (_, i) => Array.from({ length: i + 3 }, (_, j) => <circle key={`${i}-${j}`} cx={j - (i + 2) / 2} cy={i * V} r={0.09} className="gp-peg" />))}
       {Array.from({ length: rows + 1 }, (_, k) => (
-        <rect key={k} x={k - rows / 2 - 0.47} y={rows * V + 0.05} width={0.94} height={0.72} rx={0.12} className={k === bin ? 'gp-rb-bin is-hit' : 'gp-rb-bin'} />
+        <g key={k} className="gp-bin">
+          <rect x={k - rows / 2 - 0.47} y={rows * V + 0.05} width={0.94} height={0.72} rx={0.12} className={k === bin ? 'gp-rb-bin is-hit' : 'gp-rb-bin'} />
+          {table[k] !== undefined && <text x={k - rows / 2} y={rows * V + 0.55} textAnchor="middle" {...binTextFit(binLabel(table[k]))} data-testid={`rb-bin-${k}`}>{binLabel(table[k])}</text>}
+        </g>
       ))}
       <polyline points={points.join(' ')} className="gp-rb-path" />
-      <circle cx={x} cy={rows * V + 0.4} r={0.28} className="gp-plinko-ball" />
+      <circle cx={x} cy={rows * V - 0.3} r={0.24} className="gp-plinko-ball" />
     </svg>
   );
 }
@@ -116,7 +123,7 @@ function BlackjackBoard({ r }: { r: StoredRound }) {
   return (
     <div className="gp-bj gp-rb-bj" data-testid="rb-blackjack">
       <div className="gp-bj-row">
-        <div className="gp-bj-label">{t('blackjack.dealer')} <span className="gp-hand-value">{dealer.value}</span></div>
+        <div className="gp-bj-label">{t('blackjack.dealer')} <span className="gp-hand-value">{dealer.value === 21 && dealer.cards.length === 2 ? t('blackjack.outcome.blackjack') : dealer.value}</span></div>
         <div className="gp-cards">{[...dealer.cards, ...(active ? [null] : [])].map((c, i) => <PlayingCard key={i} code={c} testId={`rb-dealer-${i}`} />)}</div>
       </div>
       <div className={`gp-bj-row gp-bj-hands${hands.length > 1 ? ' is-split' : ''}`}>

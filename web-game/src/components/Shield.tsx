@@ -9,7 +9,8 @@
  */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { t } from '../i18n';
-import { api, ApiError } from '../lib/api';
+import { api, ApiError, type Json } from '../lib/api';
+import { readStoredRound, type StoredRound } from '../app/rounds';
 import { describeError } from '../games/common';
 import type { VerifyInputs } from '../verifier/Verifier';
 import { MyBets } from './MyBets';
@@ -66,6 +67,25 @@ function SeedsTab({ fairness, sessionId, pendingClientSeed, setPendingClientSeed
   const [rotation, setRotation] = useState<Rotation | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const valid = isValidClientSeed(draft);
+
+  /**
+   * The last round under the rotated pair, in the verifier with its own game, settings, client
+   * seed and nonce (issue 29: it opened Dice with dice settings whatever was played). It is the
+   * player's newest stored round with the pair's hash; the seed is revealed now.
+   */
+  const verifyLast = async (r: Rotation) => {
+    const fallback: VerifyInputs = { gameType: 'dice', serverSeed: r.previousServerSeed, serverSeedHash: r.previousServerSeedHash, clientSeed: r.previousClientSeed, nonce: String(r.previousNonce - 1), params: '{"target": 50.5, "direction": "over"}' };
+    try {
+      const j = await api.get(`/api/player/bets?${new URLSearchParams({ sessionId, limit: '20' }).toString()}`);
+      const rounds = (Array.isArray(j.bets) ? (j.bets as Json[]) : []).map(readStoredRound).filter((x): x is StoredRound => x !== null);
+      const last = rounds.find((x) => x.fairness.serverSeedHash === r.previousServerSeedHash);
+      if (!last) return openVerifier(fallback);
+      const { inputsOfRound } = await import('../verifier/Verifier');
+      openVerifier({ ...inputsOfRound(last), serverSeed: r.previousServerSeed });
+    } catch {
+      openVerifier(fallback);
+    }
+  };
 
   const rotate = async () => {
     setRotating(true);
@@ -131,17 +151,13 @@ function SeedsTab({ fairness, sessionId, pendingClientSeed, setPendingClientSeed
               </dd>
               <dt>{t('shield.previousHash')}</dt>
               <dd><code className="gp-break">{rotation.previousServerSeedHash}</code></dd>
+              <dt>{t('shield.previousNonce')}</dt>
+              <dd><code data-testid="previous-nonce">{rotation.previousNonce}</code></dd>
               <dt>{t('shield.previousClientSeed')}</dt>
               <dd><code className="gp-break">{rotation.previousClientSeed}</code></dd>
-              <dt>{t('shield.previousNonce')}</dt>
-              <dd><code>{rotation.previousNonce}</code></dd>
             </dl>
             {rotation.previousNonce > 0 && (
-              <button
-                type="button"
-                className="gp-btn"
-                onClick={() => openVerifier({ gameType: 'dice', serverSeed: rotation.previousServerSeed, serverSeedHash: rotation.previousServerSeedHash, clientSeed: rotation.previousClientSeed, nonce: String(rotation.previousNonce - 1), params: '{"target": 50.5, "direction": "over"}' })}
-              >
+              <button type="button" className="gp-btn" onClick={() => void verifyLast(rotation)} data-testid="rotation-open-verifier">
                 {t('bets.openVerifier')}
               </button>
             )}

@@ -36,8 +36,10 @@ const DEAL_MS = 260;
 /** split, both hands doubled and won: the largest payout a deal can reach (game-core BLACKJACK_MAX_MULTIPLIER4) */
 const BLACKJACK_MAX_MULTIPLIER = 8;
 
-function Value({ value, soft, testId }: { value: number; soft: boolean; testId: string }) {
-  return <span className="gp-hand-value" data-testid={testId}>{soft && value <= 21 ? t('blackjack.soft', { value }) : value}</span>;
+/** A hand's value: "Blackjack" for a two-card 21 (never "soft 21"), "soft 17", or the number. */
+function Value({ value, soft, testId, cards, split }: { value: number; soft: boolean; testId: string; cards: number; split?: boolean }) {
+  const natural = value === 21 && cards === 2 && !split;
+  return <span className="gp-hand-value" data-testid={testId}>{natural ? t('blackjack.outcome.blackjack') : soft && value <= 21 ? t('blackjack.soft', { value }) : value}</span>;
 }
 
 export function Blackjack() {
@@ -129,7 +131,7 @@ export function Blackjack() {
       <div className="gp-bj-row gp-bj-dealer">
         <div className="gp-bj-label">
           {t('blackjack.dealer')}
-          {dealer && (active ? <Value value={dealer.value} soft={dealer.soft} testId="dealer-value" /> : dealerDone ? <Value value={dealer.value} soft={dealer.soft} testId="dealer-value" /> : null)}
+          {dealer && (active || dealerDone ? <Value value={dealer.value} soft={dealer.soft} testId="dealer-value" cards={active ? 1 : dealer.cards.length} /> : null)}
         </div>
         <div className="gp-cards" data-testid="dealer-cards">
           {dealerCards.length === 0 ? <div className="gp-card is-slot" aria-hidden="true" /> : dealerCards.map((c, i) => <PlayingCard key={i} code={c} flip={i === 1 && !active} delayMs={active ? i * 120 : 0} testId={`dealer-card-${i}`} />)}
@@ -148,7 +150,7 @@ export function Blackjack() {
               <div className="gp-cards">{h.cards.map((c, k) => <PlayingCard key={k} code={c} delayMs={k < 2 ? k * 150 : 0} testId={`hand-${i}-card-${k}`} />)}</div>
               <div className="gp-bj-label">
                 {hands.length > 1 ? t('blackjack.hand', { n: i + 1 }) : t('blackjack.you')}
-                <Value value={h.value} soft={h.soft} testId={`hand-${i}-value`} />
+                <Value value={h.value} soft={h.soft} testId={`hand-${i}-value`} cards={h.cards.length} split={hands.length > 1} />
                 {h.doubled && <span className="gp-tag">2×</span>}
                 {h.outcome && dealerDone && <span className={`gp-tag is-${h.outcome}`}>{t(`blackjack.outcome.${h.outcome}`)}</span>}
               </div>

@@ -87,7 +87,7 @@ export function Dice() {
       await sleep(reducedMotion() ? 0 : 450);
       if (!mounted.current) return;
       env.showBalance(r.balance);
-      setHistory((h) => [{ id: r.roundId, label: value.toFixed(2), won: r.bet.won }, ...h]);
+      setHistory((h) => [{ id: r.roundId, label: localizeDecimal(value.toFixed(2)), won: r.bet.won }, ...h]);
       setNotice(r.bet.won ? { kind: 'win', text: t('bet.win', { amount: env.money(r.bet.payout) }) } : { kind: 'loss', text: `${t('dice.rolled', { roll: localizeDecimal(value.toFixed(2)) })} · ${t('bet.loss')}` });
       return r;
     });
@@ -103,7 +103,7 @@ export function Dice() {
         <div className="gp-dice-rollrow" aria-hidden={roll === null}>
           {roll && (
             <div className={`gp-dice-roll ${roll.won ? 'is-win' : 'is-loss'}`} style={{ left: pct(roll.value) }} data-testid="dice-roll" data-roll={roll.value.toFixed(2)}>
-              {roll.value.toFixed(2)}
+              {localizeDecimal(roll.value.toFixed(2))}
             </div>
           )}
         </div>

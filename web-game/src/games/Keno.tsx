@@ -9,7 +9,7 @@ import { useGameEnv } from '../app/env';
 import { BetAmount } from '../components/BetAmount';
 import { t } from '../i18n';
 import { api, newKey } from '../lib/api';
-import { formatMultiplier, toDecimalText, type Minor } from '../lib/money';
+import { formatMultiplier, shortMultiplier, toDecimalText, type Minor } from '../lib/money';
 import { useAutobet } from './Autobet';
 import { BetButton, GameLayout, NoticeLine, reducedMotion, Select, sleep, useAction, useCanBet } from './common';
 import { KENO_RISKS, kenoRow, type KenoRisk } from './paytables';
@@ -92,8 +92,8 @@ export function Keno() {
         ) : (
           table.map((m, hits) => (
             <div key={hits} className={`gp-keno-pay${hitsShown === hits ? ' is-hit' : ''}`}>
-              <span className="gp-keno-mult">{formatMultiplier(m)}×</span>
-              <span className="gp-keno-hits">{t('keno.hitsShort', { count: hits })}</span>
+              <span className="gp-keno-mult">{shortMultiplier(m)}×</span>
+              <span className="gp-keno-hits">{t('keno.hits', { count: hits })}</span>
             </div>
           ))
         )}

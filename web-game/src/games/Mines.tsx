@@ -11,7 +11,7 @@ import type { RoundAnswer } from '../app/types';
 import { BetAmount } from '../components/BetAmount';
 import { t } from '../i18n';
 import { api, newKey } from '../lib/api';
-import { formatMultiplier, payoutOf, toDecimalText } from '../lib/money';
+import { multiplier2, payoutOf, toDecimalText } from '../lib/money';
 import { BetButton, GameLayout, NoticeLine, Select, useAction, useCanBet } from './common';
 
 const TILES = Array.from({ length: 25 }, (_, i) => i);
@@ -54,7 +54,7 @@ export function Mines() {
     setRound(r);
     env.showBalance(r.balance);
     if (r.roundStatus === 'busted') setNotice({ kind: 'loss', text: t('mines.busted') });
-    else if (r.roundStatus !== 'active') setNotice({ kind: 'win', text: t('mines.cashedOut', { amount: env.money(r.bet.payout), multiplier: formatMultiplier(r.bet.multiplier) }) });
+    else if (r.roundStatus !== 'active') setNotice({ kind: 'win', text: t('mines.cashedOut', { amount: env.money(r.bet.payout), multiplier: multiplier2(r.bet.multiplier) }) });
   };
 
   const start = () =>
@@ -108,11 +108,11 @@ export function Mines() {
       <div className="gp-mines-stats" data-testid="mines-stats">
         <div>
           <span className="gp-label">{t('mines.current')}</span>
-          <strong data-testid="mines-current">{active || ended ? `${formatMultiplier(current)}×` : '—'}</strong>
+          <strong data-testid="mines-current">{active || ended ? `${multiplier2(current)}×` : '—'}</strong>
         </div>
         <div>
           <span className="gp-label">{t('mines.next')}</span>
-          <strong data-testid="mines-next">{active && next > 0 ? `${formatMultiplier(next)}×` : '—'}</strong>
+          <strong data-testid="mines-next">{active && next > 0 ? `${multiplier2(next)}×` : '—'}</strong>
         </div>
         <div>
           <span className="gp-label">{t('mines.gems')}</span>

@@ -14,7 +14,7 @@ import type { RoundAnswer } from '../app/types';
 import { useAutobet } from './Autobet';
 import { BetButton, describeError, GameLayout, NoticeLine, reducedMotion, Segmented, Select, sleep, useCanBet, type Notice } from './common';
 import { History, type HistoryItem } from './History';
-import { PLINKO_RISKS, PLINKO_ROWS, plinkoRow, type PlinkoRisk } from './paytables';
+import { binLabel, binTextFit, PLINKO_RISKS, PLINKO_ROWS, plinkoRow, type PlinkoRisk } from './paytables';
 
 const V = 0.86; // vertical spacing of peg rows (horizontal spacing is 1)
 const MAX_BALLS = 10;
@@ -40,7 +40,8 @@ function Ball({ spec, rows }: { spec: BallSpec; rows: number }) {
     const start = performance.now();
     let raf = 0;
     const frame = (now: number) => {
-      const e = (now - start) / stepMs;
+      // a frame time before the start (rAF stamps the frame's beginning) is the start: never a negative step (cx NaN)
+      const e = Math.max(0, (now - start) / stepMs);
       const i = Math.min(Math.floor(e), xs.length - 1);
       if (i >= xs.length - 1) {
         el.setAttribute('cx', String(xs[xs.length - 1]));
@@ -120,7 +121,7 @@ export function Plinko() {
             env.showBalance(r.balance);
           }
           setHistory((h) => [{ id: r.roundId, label: `${formatMultiplier(r.bet.multiplier)}×`, won: r.bet.won }, ...h]);
-          setNotice({ kind: r.bet.won ? 'win' : 'loss', text: `${t('plinko.landed', { bin, multiplier: formatMultiplier(r.bet.multiplier) })} · ${env.money(r.bet.payout)}` });
+          setNotice({ kind: r.bet.won ? 'win' : 'loss', text: `${t('plinko.landed', { multiplier: formatMultiplier(r.bet.multiplier) })} · ${env.money(r.bet.payout)}` });
         },
       };
       setBalls((b) => [...b, spec]);
@@ -150,7 +151,7 @@ export function Plinko() {
           return (
             <g key={`${k}-${isFlash ? flash.key : 0}`} className={`gp-bin tone-${binTone(m, max)}${isFlash ? ' is-hit' : ''}`} data-testid={`plinko-bin-${k}`}>
               <rect x={x - 0.47} y={rows * V + 0.05} width={0.94} height={0.72} rx={0.12} />
-              <text x={x} y={rows * V + 0.55} textAnchor="middle">{m >= 100 ? String(m) : formatMultiplier(m).replace(/[.,]?0+$/, '') || '0'}</text>
+              <text x={x} y={rows * V + 0.55} textAnchor="middle" {...binTextFit(binLabel(m))}>{binLabel(m)}</text>
             </g>
           );
         })}

@@ -4,6 +4,8 @@
  */
 import plinkoJson from '@gp/paytables/plinko.json';
 import kenoJson from '@gp/paytables/keno.json';
+import { localizeDecimal } from '../lib/format';
+import { formatMultiplier } from '../lib/money';
 
 export const PLINKO_ROWS = [8, 9, 10, 11, 12, 13, 14, 15, 16] as const;
 export const PLINKO_RISKS = ['low', 'medium', 'high', 'expert'] as const;
@@ -20,3 +22,12 @@ export function plinkoRow(rows: number, risk: PlinkoRisk): number[] {
 export function kenoRow(risk: KenoRisk, picks: number): number[] {
   return (kenoJson.risks as Record<KenoRisk, Record<string, number[]>>)[risk]?.[String(picks)] ?? [];
 }
+
+/** A bin's label: 0.5, 1.1, 26, 1K, 10K (a bin is about one peg wide; "10000" spilled out of it). */
+export function binLabel(m: number): string {
+  if (m >= 1000) return `${localizeDecimal(String(m / 1000))}K`;
+  if (m >= 100) return String(Math.floor(m));
+  return formatMultiplier(m).replace(/[.,]?0+$/, '') || '0';
+}
+/** Long labels are squeezed to the bin's width (SVG textLength) instead of spilling out. */
+export const binTextFit = (label: string) => (label.length > 3 ? { textLength: 0.84, lengthAdjust: 'spacingAndGlyphs' as const } : {});

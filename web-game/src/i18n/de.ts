@@ -56,7 +56,7 @@ export const de: Resource = {
     rolled: 'Gewürfelt: {{roll}}',
   },
   limbo: { target: 'Ziel-Multiplikator', winChance: 'Gewinnchance', result: 'Ergebnis' },
-  plinko: { rows: 'Reihen', risk: 'Risiko', drop: 'Kugel fallen lassen', board: 'Plinko-Brett', landed: 'Die Kugel landete in Fach {{bin}}: {{multiplier}}×' },
+  plinko: { rows: 'Reihen', risk: 'Risiko', drop: 'Kugel fallen lassen', board: 'Plinko-Brett', landed: 'Die Kugel landete auf {{multiplier}}×' },
   risk: { low: 'Niedrig', medium: 'Mittel', high: 'Hoch', expert: 'Experte', classic: 'Klassisch' },
   keno: {
     board: 'Keno-Feld',
@@ -72,7 +72,6 @@ export const de: Resource = {
     payoutTable: 'Auszahlungen bei {{count}} Zahlen',
     hits_one: '{{count}} Treffer',
     hits_other: '{{count}} Treffer',
-    hitsShort: '{{count}}×',
   },
   mines: {
     mines: 'Minen',
@@ -135,7 +134,7 @@ export const de: Resource = {
     previousSeed: 'Bisheriger Server-Seed',
     previousHash: 'Sein Hash',
     previousClientSeed: 'Bisheriger Client-Seed',
-    previousNonce: 'Einsätze damit',
+    previousNonce: 'Einsätze mit diesem Server-Seed',
   },
   verify: {
     intro: 'Wird in deinem Browser mit demselben Code berechnet, den der Server verwendet. Füge die Daten eines beliebigen Einsatzes ein, auch Seeds von anderswo.',

@@ -73,7 +73,7 @@ export const en = {
     risk: 'Risk',
     drop: 'Drop ball',
     board: 'Plinko board',
-    landed: 'Ball landed in bin {{bin}}: {{multiplier}}×',
+    landed: 'The ball landed on {{multiplier}}×',
   },
   risk: { low: 'Low', medium: 'Medium', high: 'High', expert: 'Expert', classic: 'Classic' },
   keno: {
@@ -90,7 +90,6 @@ export const en = {
     payoutTable: 'Payouts for {{count}} picks',
     hits_one: '{{count}} hit',
     hits_other: '{{count}} hits',
-    hitsShort: '{{count}}×',
   },
   mines: {
     mines: 'Mines',
@@ -153,7 +152,7 @@ export const en = {
     previousSeed: 'Previous server seed',
     previousHash: 'Its hash',
     previousClientSeed: 'Previous client seed',
-    previousNonce: 'Bets made with it',
+    previousNonce: 'Bets under this server seed',
   },
   verify: {
     intro: 'Recomputed in your browser with the same code the server runs. Paste the inputs of any bet, also seeds from elsewhere.',

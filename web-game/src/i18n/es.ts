@@ -56,7 +56,7 @@ export const es: Resource = {
     rolled: 'Salió {{roll}}',
   },
   limbo: { target: 'Multiplicador objetivo', winChance: 'Probabilidad de ganar', result: 'Resultado' },
-  plinko: { rows: 'Filas', risk: 'Riesgo', drop: 'Soltar bola', board: 'Tablero de Plinko', landed: 'La bola cayó en la casilla {{bin}}: {{multiplier}}×' },
+  plinko: { rows: 'Filas', risk: 'Riesgo', drop: 'Soltar bola', board: 'Tablero de Plinko', landed: 'La bola cayó en {{multiplier}}×' },
   risk: { low: 'Bajo', medium: 'Medio', high: 'Alto', expert: 'Experto', classic: 'Clásico' },
   keno: {
     board: 'Tablero de Keno',
@@ -72,7 +72,6 @@ export const es: Resource = {
     payoutTable: 'Pagos con {{count}} números',
     hits_one: '{{count}} acierto',
     hits_other: '{{count}} aciertos',
-    hitsShort: '{{count}}×',
   },
   mines: {
     mines: 'Minas',
@@ -135,7 +134,7 @@ export const es: Resource = {
     previousSeed: 'Semilla del servidor anterior',
     previousHash: 'Su hash',
     previousClientSeed: 'Semilla del cliente anterior',
-    previousNonce: 'Apuestas hechas con ella',
+    previousNonce: 'Apuestas con esta semilla del servidor',
   },
   verify: {
     intro: 'Se recalcula en tu navegador con el mismo código que usa el servidor. Pega los datos de cualquier apuesta, también semillas de otros sitios.',

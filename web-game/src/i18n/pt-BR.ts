@@ -56,7 +56,7 @@ export const ptBR: Resource = {
     rolled: 'Saiu {{roll}}',
   },
   limbo: { target: 'Multiplicador alvo', winChance: 'Chance de ganhar', result: 'Resultado' },
-  plinko: { rows: 'Linhas', risk: 'Risco', drop: 'Soltar bola', board: 'Tabuleiro de Plinko', landed: 'A bola caiu na casa {{bin}}: {{multiplier}}×' },
+  plinko: { rows: 'Linhas', risk: 'Risco', drop: 'Soltar bola', board: 'Tabuleiro de Plinko', landed: 'A bola caiu em {{multiplier}}×' },
   risk: { low: 'Baixo', medium: 'Médio', high: 'Alto', expert: 'Especialista', classic: 'Clássico' },
   keno: {
     board: 'Cartela de Keno',
@@ -72,7 +72,6 @@ export const ptBR: Resource = {
     payoutTable: 'Pagamentos com {{count}} números',
     hits_one: '{{count}} acerto',
     hits_other: '{{count}} acertos',
-    hitsShort: '{{count}}×',
   },
   mines: {
     mines: 'Minas',
@@ -135,7 +134,7 @@ export const ptBR: Resource = {
     previousSeed: 'Semente do servidor anterior',
     previousHash: 'O hash dela',
     previousClientSeed: 'Semente do cliente anterior',
-    previousNonce: 'Apostas feitas com ela',
+    previousNonce: 'Apostas com esta semente do servidor',
   },
   verify: {
     intro: 'Recalculado no seu navegador com o mesmo código que o servidor usa. Cole os dados de qualquer aposta, inclusive sementes de outros lugares.',

@@ -70,6 +70,18 @@ export function formatMultiplier(value: number): string {
   return localizeDecimal(`${int}.${frac.padEnd(2, '0')}`);
 }
 
+/** A multiplier in a narrow cell: 2 decimals below 100 (0.40, 36.00), whole from 100 (1,000): pay strips, plinko bins. */
+export function shortMultiplier(value: number): string {
+  const [int = '0', frac = ''] = String(value).split('.');
+  return value >= 100 ? localizeDecimal(int) : localizeDecimal(`${int}.${(frac + '00').slice(0, 2)}`);
+}
+
+/** A multiplier with exactly 2 decimals, rounded down (never more than is paid): Mines' current and next (1.03×, 1.07×). */
+export function multiplier2(value: number): string {
+  const [int = '0', frac = ''] = String(value).split('.');
+  return localizeDecimal(`${int}.${(frac + '00').slice(0, 2)}`);
+}
+
 /** payout = floor(amount × multiplier) with the multiplier's decimal text (no float arithmetic on money). */
 export function payoutOf(amount: Minor, multiplier: number): Minor {
   const scaled = parseMinor(String(multiplier), 4);
