@@ -179,3 +179,52 @@ describe('wording and numbers (defect 7)', () => {
     await page.close();
   });
 });
+
+describe('Mines autobet and the random tile (defect 8)', () => {
+  it('reveals the chosen tiles in order each round, counts and stops like the other autobets; Random tile reveals one hidden tile', async () => {
+    const page = await newPage(browser);
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await open(page, 'mines-auto', 'mines');
+    await page.locator('[data-testid=mines-count]').selectOption('2');
+    await page.locator('[data-testid=autobet-tab-auto]').click();
+    expect(await page.locator('[data-testid=autobet-start]').isDisabled()).toBe(true); // no tile chosen yet
+    for (const tile of [7, 3]) await page.locator(`[data-testid=tile-${tile}]`).click();
+    await page.locator('[data-testid=mines-random]').click();
+    const chosen = await page.locator('[data-chosen=true]').count();
+    expect(chosen).toBe(3);
+    expect(await page.locator('[data-testid=mines-chosen]').textContent()).toBe('3 tiles revealed each round, in the order picked');
+    await page.locator('[data-testid=autobet-count]').fill('3');
+    const rounds: string[] = [];
+    page.on('response', (r) => void (r.request().method() === 'POST' && /\/api\/mines\/rounds$/.test(r.url()) && r.json().then((j: { roundId: string }) => rounds.push(j.roundId))));
+    await page.locator('[data-testid=autobet-start]').click();
+    await page.locator('[data-testid=autobet-status][data-state=stopped]').waitFor({ timeout: 30_000 });
+    expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-reason')).toBe('count');
+    expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-bets')).toBe('3');
+    await expect.poll(() => rounds.length).toBe(3);
+    for (const id of rounds) {
+      const round = (await (await fetch(`${stack.base}/api/bets/${id}`)).json()) as { roundStatus: string; result: { revealed: number[] } };
+      expect(['cashed_out', 'busted']).toContain(round.roundStatus);
+      // the chosen tiles, in the order picked, up to the first mine
+      expect(round.result.revealed.slice(0, 2)).toEqual([7, 3].slice(0, round.result.revealed.length));
+    }
+    // stop on loss: a loss limit of one stake ends the run at the first bust (or the count)
+    await page.locator('[data-testid=autobet-count]').fill('0');
+    await page.locator('[data-testid=autobet-stop-loss]').fill('0.01');
+    await page.locator('[data-testid=autobet-start]').click();
+    await page.locator('[data-testid=autobet-status][data-state=stopped]').waitFor({ timeout: 60_000 });
+    expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-reason')).toBe('loss');
+    await screenshot(page, 'mines-autobet-desktop');
+    // the random tile in a manual round
+    await page.locator('[data-testid=autobet-tab-manual]').click();
+    await page.locator('[data-testid=mines-count]').selectOption('1');
+    await page.locator('[data-testid=bet-button]').click();
+    await page.locator('[data-testid=mines-random]:not([disabled])').waitFor();
+    const [reveal] = await Promise.all([page.waitForResponse((r) => /\/reveal$/.test(r.url())), page.locator('[data-testid=mines-random]').click()]);
+    const tile = JSON.parse(reveal.request().postData() ?? '{}').tile as number;
+    expect(tile).toBeGreaterThanOrEqual(0);
+    expect(tile).toBeLessThan(25);
+    expect(await page.locator(`[data-testid=tile-${tile}]`).getAttribute('data-state')).toMatch(/gem|boom/);
+    expectNoProblems(page);
+    await page.close();
+  });
+});

@@ -4,7 +4,7 @@
  * and next multipliers; every mine shown at the end. An open round of the player is shown and
  * continued when the game opens.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { LosslessNumber } from 'lossless-json';
 import { useGameEnv } from '../app/env';
 import type { RoundAnswer } from '../app/types';
@@ -12,7 +12,17 @@ import { BetAmount } from '../components/BetAmount';
 import { t } from '../i18n';
 import { api, newKey } from '../lib/api';
 import { multiplier2, payoutOf, toDecimalText } from '../lib/money';
-import { BetButton, GameLayout, NoticeLine, Select, useAction, useCanBet } from './common';
+import { BetButton, GameLayout, NoticeLine, reducedMotion, Select, sleep, useAction, useCanBet } from './common';
+import { useAutobet } from './Autobet';
+import type { Minor } from '../lib/money';
+
+/** A uniformly random element (crypto, never Math.random): the random tile. */
+function pickRandom(from: number[]): number | undefined {
+  if (from.length === 0) return undefined;
+  const r = new Uint32Array(1);
+  crypto.getRandomValues(r);
+  return from[r[0]! % from.length];
+}
 
 const TILES = Array.from({ length: 25 }, (_, i) => i);
 const COUNTS = Array.from({ length: 24 }, (_, i) => i + 1);
@@ -103,6 +113,51 @@ export function Mines() {
   const shownMines = Number(round?.result.mineCount ?? mineCount);
   const cashoutAmount = round && current > 0 ? payoutOf(round.bet.amount, current) : null;
 
+  /**
+   * Autobet (issue 29): each round starts with the stake autobet chooses, reveals the chosen
+   * tiles in the order they were picked, stops at a mine, and cashes out after the last one (the
+   * server cashes out by itself when no safe tile is left). Each request is the game's own
+   * (idempotency key, retries, tracked for a currency switch).
+   */
+  const [chosen, setChosen] = useState<number[]>([]);
+  const playChosen = (amount: Minor) =>
+    run(async () => {
+      const tiles = chosenRef.current;
+      const post = (path: string, body: Record<string, unknown>) => api.post(path, { sessionId: env.session.sessionId, idempotencyKey: newKey(), ...body }, { idempotent: true });
+      let r = env.round(await post(base, { amount: new LosslessNumber(toDecimalText(amount, env.config.decimals)), mineCount, ...env.seedField() }));
+      if (!mounted.current) return r;
+      setRound(r);
+      env.showBalance(r.balance);
+      for (const tile of tiles) {
+        if (r.roundStatus !== 'active') break;
+        await sleep(reducedMotion() ? 0 : 120);
+        r = env.round(await post(`${base}/${r.roundId}/reveal`, { tile }));
+        if (!mounted.current) return r;
+        if (r.roundStatus === 'active') {
+          setRound(r);
+          env.showBalance(r.balance);
+        }
+      }
+      if (r.roundStatus === 'active') r = env.round(await post(`${base}/${r.roundId}/cashout`, {}));
+      if (mounted.current) finish(r);
+      return r;
+    });
+  const chosenRef = useRef(chosen);
+  chosenRef.current = chosen;
+  const auto = useAutobet(playChosen, canStart && chosen.length > 0 && chosen.length <= 25 - mineCount);
+  const choosing = auto.mode === 'auto' && !auto.running && !active;
+  const toggleChosen = (tile: number) => setChosen((c) => (c.includes(tile) ? c.filter((x) => x !== tile) : c.length >= 25 - mineCount ? c : [...c, tile]));
+  const randomTile = () => {
+    if (choosing) {
+      const tile = pickRandom(TILES.filter((x) => !chosen.includes(x)));
+      if (tile !== undefined) toggleChosen(tile);
+      return;
+    }
+    const tile = pickRandom(TILES.filter((x) => !revealed.has(x)));
+    if (tile !== undefined) void reveal(tile);
+  };
+
+
   const stage = (
     <div className="gp-mines">
       <div className="gp-mines-stats" data-testid="mines-stats">
@@ -129,12 +184,14 @@ export function Mines() {
             <button
               key={tile}
               type="button"
-              className={`gp-tile is-${state}`}
-              onClick={() => void reveal(tile)}
-              disabled={!active || isGem || busy || env.locked}
+              className={`gp-tile is-${state}${chosen.includes(tile) && (choosing || auto.running) ? ' is-chosen' : ''}`}
+              onClick={() => (choosing ? toggleChosen(tile) : void reveal(tile))}
+              disabled={choosing ? env.locked : !active || isGem || busy || env.locked || auto.running}
               aria-label={label}
+              aria-pressed={choosing ? chosen.includes(tile) : undefined}
               data-testid={`tile-${tile}`}
               data-state={state}
+              data-chosen={chosen.includes(tile) ? 'true' : undefined}
             >
               <span className="gp-tile-face" aria-hidden="true" />
             </button>
@@ -143,11 +200,26 @@ export function Mines() {
       </div>
     </div>
   );
+  const randomButton = (
+    <button type="button" className="gp-btn gp-btn-secondary" onClick={randomTile} disabled={choosing ? env.locked || chosen.length >= 25 - mineCount : !active || busy || env.locked} data-testid="mines-random">
+      {choosing ? t('mines.randomChoose') : t('mines.random')}
+    </button>
+  );
   const controls = (
     <>
-      <BetAmount disabled={busy || active || env.locked} maxMultiplier={topMultiplier(mineCount)} capped />
-      <Select id="mines-count" label={t('mines.mines')} options={COUNTS} value={mineCount} onChange={setMineCount} disabled={busy || active || env.locked} />
-      {active ? (
+      {auto.tabs}
+      <BetAmount disabled={busy || active || env.locked || auto.running} maxMultiplier={topMultiplier(mineCount)} capped />
+      <Select id="mines-count" label={t('mines.mines')} options={COUNTS} value={mineCount} onChange={(m) => { setMineCount(m); setChosen((c) => c.slice(0, 25 - m)); }} disabled={busy || active || env.locked || auto.running} />
+      {auto.mode === 'auto' ? (
+        <>
+          <div className="gp-btn-row">
+            {randomButton}
+            <button type="button" className="gp-btn gp-btn-secondary" onClick={() => setChosen([])} disabled={auto.running || chosen.length === 0} data-testid="mines-clear-chosen">{t('keno.clear')}</button>
+          </div>
+          <p className="gp-hint" data-testid="mines-chosen">{chosen.length ? t('mines.chosen', { count: chosen.length }) : t('mines.chooseTiles')}</p>
+          {auto.panel}
+        </>
+      ) : active ? (
         <BetButton
           variant="cashout"
           label={cashoutAmount !== null ? t('mines.cashout', { amount: env.money(cashoutAmount) }) : t('mines.cashoutNow')}
@@ -159,6 +231,7 @@ export function Mines() {
       ) : (
         <BetButton label={busy ? t('bet.placing') : t('mines.start')} onClick={() => void start()} disabled={!canStart} busy={busy} />
       )}
+      {auto.mode === 'manual' && active && randomButton}
       <NoticeLine notice={notice} />
     </>
   );
