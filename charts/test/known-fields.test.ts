@@ -24,7 +24,7 @@ it('refuses unknown fields deep in k8s/ files and in Prometheus Operator objects
   expect(() => validateObject(deployment!)).toThrow(/readinesProbe: unknown field/);
 
   const rule = one(await render({ valuesFiles: ['ci/full-values.yaml'] }), 'PrometheusRule');
-  const bad = structuredClone(rule) as { spec: { groups: { rules: Record<string, unknown>[] }[] } };
+  const bad = structuredClone(rule) as unknown as { spec: { groups: { rules: Record<string, unknown>[] }[] } };
   bad.spec.groups[0]!.rules[0]!.anotations = { summary: 'x' };
   expect(() => validateObject(bad as never)).toThrow(/rules\[0\]\.anotations: unknown field/);
 

@@ -7,7 +7,6 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knexPkg from 'knex';
 import type { Knex } from 'knex';
-import { knexOnPglite, openPglite, TEMPLATE_FILE } from './embedded-template.js';
 import { assertMigrated, migrate } from './migrate.js';
 
 const knex = knexPkg.knex ?? (knexPkg as unknown as typeof knexPkg.knex);
@@ -36,6 +35,7 @@ export async function openDatabase(opts: { databaseUrl: string | undefined; data
     });
     mode = 'postgres';
   } else {
+    const { knexOnPglite, openPglite, TEMPLATE_FILE } = await loadEmbedded();
     const dir = path.resolve(opts.dataDir, 'pg');
     mkdirSync(dir, { recursive: true });
     // An empty directory starts from the build's migrated template (store/embedded-template.ts).
@@ -53,6 +53,22 @@ export async function openDatabase(opts: { databaseUrl: string | undefined; data
     throw err;
   }
   return { db, mode, close: () => db.destroy() };
+}
+
+/**
+ * The embedded PostgreSQL (PGlite, an optional dependency) is loaded only when DATABASE_URL is
+ * unset: the production image installs without optional dependencies and never carries it.
+ */
+async function loadEmbedded(): Promise<typeof import('./embedded-template.js')> {
+  try {
+    return await import('./embedded-template.js');
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'ERR_MODULE_NOT_FOUND' && /pglite/i.test(e.message)) {
+      throw new Error('DATABASE_URL is not set and the embedded PostgreSQL (@electric-sql/pglite, an optional dependency) is not installed, as in the production image: set DATABASE_URL', { cause: err });
+    }
+    throw err;
+  }
 }
 
 /** NUMERIC and int8 columns arrive as strings from pg and sometimes as numbers from PGlite. */
