@@ -1,10 +1,12 @@
 /**
  * The command line: `wallet-check --url <callbackBaseUrl> --operator <operatorId>
- * --secret-file <file> --token <launchToken> [--player …] [--json report.json] [--html report.html]`.
+ * --secret-file <file> --token <launchToken> [--player …] [--json report.json] [--html report.html]
+ * [--junit report.xml] [--pdf summary.pdf]`.
  * Exit code 0 when every check passed, 1 when one did not, 2 for a usage error.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { junitReport, pdfSummary } from './report-files.js';
 import { htmlReport, jsonReport, textReport } from './report.js';
 import { runWalletCheck, type CheckResult } from './runner.js';
 
@@ -34,6 +36,8 @@ Options:
   --only <prefix>          only checks whose id starts with it (repeatable; session.* and run.* always run)
   --json <file>            write the machine-readable report
   --html <file>            write a self-contained HTML report
+  --junit <file>           write a JUnit XML report (one test case per check) for a CI server
+  --pdf <file>             write a printable PDF summary (verdict, categories, failures, a sign-off line)
   --quiet                  no progress lines
   -h, --help               this text
 
@@ -84,6 +88,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
         only: { type: 'string', multiple: true },
         json: { type: 'string' },
         html: { type: 'string' },
+        junit: { type: 'string' },
+        pdf: { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -147,6 +153,14 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   if (values.html) {
     await writeFile(values.html, htmlReport(report));
     io.out(`HTML report: ${values.html}`);
+  }
+  if (values.junit) {
+    await writeFile(values.junit, junitReport(report));
+    io.out(`JUnit XML report: ${values.junit}`);
+  }
+  if (values.pdf) {
+    await writeFile(values.pdf, pdfSummary(report));
+    io.out(`PDF summary: ${values.pdf}`);
   }
   return report.ok ? 0 : 1;
 }

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sign } from '../../src/wallet/signing.js';
+import { headingAnchors, inPageLinks } from '../helpers/markdown.js';
 
 const root = new URL('../../../../', import.meta.url);
 const guide = readFileSync(new URL('docs/integration.md', root), 'utf8');
@@ -35,6 +36,30 @@ describe('docs/integration.md', () => {
     expect(printf).not.toBeNull();
     const [, path, timestamp, nonce, secret] = printf!;
     expect(sign(secret!, 'POST', path!, timestamp!, nonce!, body)).toBe(expected);
+  });
+
+  it('is self-contained for a casino: names the specification\'s files only in the clause map, and every in-page link resolves', () => {
+    const visible = guide.replace(/<!--[\s\S]*?-->/g, (c) => (/^<!-- \/?clause-map/.test(c) ? c : ''));
+    const outsideMap = visible.replace(/<!-- clause-map[\s\S]*?<!-- \/clause-map -->/, '');
+    expect(outsideMap).not.toMatch(/SPEC\.md|CONTRACT\.md|OPS-CONTRACT|services\/|\.\.\/shared|npm run wallet-check/);
+    // What a casino must implement is in the guide itself: the five endpoints, their fields, the currencies.
+    for (const path of ['/wallet/validate-session', '/wallet/balance', '/wallet/debit', '/wallet/credit', '/wallet/rollback']) expect(guide).toContain(`| \`${path}\` |`);
+    for (const field of ['debitIdempotencyKey', 'casinoTransactionId', 'displayName', 'reason']) expect(guide).toContain(field);
+    for (const code of ['USD', 'EUR', 'GBP', 'USDT', 'USDC', 'BTC', 'uBTC', 'ETH', 'LTC', 'DOGE', 'BNB', 'SOL', 'XRP', 'ADA', 'TRX', 'XLM', 'ZEC']) expect(guide).toMatch(new RegExp(`\\b${code}\\b`));
+    const anchors = headingAnchors(guide);
+    const links = inPageLinks(guide);
+    expect(links.length).toBeGreaterThan(5);
+    for (const a of links) expect(anchors, `#${a}`).toContain(a);
+  });
+
+  it('go-live checklist: the casino\'s work only, consistent with docs/operations.md (the retry jobs and readiness are ours)', () => {
+    const checklist = /## 9\. Go-live checklist\n([\s\S]*?)\n## 10\./.exec(guide)![1]!;
+    expect(checklist).not.toMatch(/READINESS_OPERATOR_ID|CRON_SECRET|CronJob|concurrencyPolicy|Bearer/);
+    expect(checklist).toMatch(/Our side confirmed/);
+    const operations = readFileSync(new URL('docs/operations.md', root), 'utf8');
+    // operations.md: the retry CronJob per profile is our deployment's work, READINESS_OPERATOR_ID stays empty with several casinos.
+    expect(operations).toMatch(/Every operator-currency profile needs its CronJob/);
+    expect(operations).toMatch(/several casinos on one install leave it empty/);
   });
 
   it('has the four sequences (and the free bet\'s) as Mermaid diagrams and is linked from the README', () => {
