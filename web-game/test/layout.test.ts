@@ -161,11 +161,14 @@ describe.each(SIZES)('every game at $width×$height in a casino iframe on anothe
           await expect.poll(() => frame.locator(`[data-testid=${b}]`).isEnabled()).toBe(true);
           await expectReachable(page, frame, `[data-testid=${b}]`, `blackjack ${b}`, mayScroll);
         }
+        await frame.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
         shotDuringRound ??= await page.screenshot();
         answer = await press(page, frame, actions.includes('insurance') ? '[data-testid=bj-decline]' : '[data-testid=bj-stand]');
       }
       await frame.locator('[data-testid=notice].is-win, [data-testid=notice].is-loss, [data-testid=notice].is-info').first().waitFor();
       if (!fill) await page.evaluate(() => window.scrollTo(0, 0));
+      // the picture once the tiles' and cards' entry animations are over (the assertions above do not wait for them)
+      await frame.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
       cells.push({ label: `${game}${fill ? ' fill=1' : ''}`, png: shotDuringRound ?? (await page.screenshot()) });
     }
     const wide = size.width >= 768;
