@@ -93,7 +93,7 @@ describe('the admin console in a browser', () => {
     }
     await page.getByTestId('login-password').fill(PASSWORD);
     await page.getByTestId('login-submit').click();
-    await expect.poll(() => page.getByTestId('login-error').textContent()).toMatch(/locked/);
+    await expect.poll(() => page.getByTestId('login-error').textContent()).toMatch(/Too many failed sign-ins/); // the lockout's sentence since 29fc035
     await screenshot(page, 'admin-login-locked');
     expect(page.problems).toEqual([]);
     await page.context().close();
@@ -136,7 +136,7 @@ describe('the admin console in a browser', () => {
     await page.getByTestId('f-minBet').fill('0.123');
     await page.getByTestId('profile-submit').click();
     // the API's own rules in the browser: three decimals for GBP, user info in the wallet URL
-    await expect.poll(() => page.getByTestId('profile-form').textContent()).toMatch(/decimals/);
+    await expect.poll(() => page.getByTestId('profile-form').textContent()).toContain('GBP amounts have at most 2 decimals.');
     await screenshot(page, 'admin-operator-new');
     await page.getByTestId('f-minBet').fill('0.20');
     await page.getByTestId('f-callbackBaseUrl').fill('http://user:pw@casino.example');

@@ -38,7 +38,10 @@ export const profileFormSchema = z
       try {
         minor[field] = parseAmount(v[field], v.currency, { field });
       } catch (err) {
-        ctx.addIssue({ code: 'custom', path: [field], message: err instanceof Error ? err.message : `at most ${decimalsOf(v.currency)} decimals` });
+        // the game core's rule, in words (issue 29: it read "minBet must be a number with at most 2 decimals for GBP")
+        const text = err instanceof Error ? err.message : '';
+        const message = /decimal/i.test(text) || !text ? `${v.currency} amounts have at most ${decimalsOf(v.currency)} decimals.` : /positive|zero|greater/i.test(text) ? 'Must be more than zero.' : text;
+        ctx.addIssue({ code: 'custom', path: [field], message });
       }
     }
     const step = minor.stakeStep;
