@@ -188,6 +188,7 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
         data-testid={running ? 'autobet-stop' : 'autobet-start'}
       >
         {running ? t('autobet.stop') : t('autobet.start')}
+        {!running && env.stake !== null && env.stake > 0n ? <small className="gp-bet-amount" data-testid="autobet-start-amount">{env.money(env.stake)}</small> : null}
       </button>
       <label className="gp-field">
         <span className="gp-label">{t('autobet.count')}</span>
