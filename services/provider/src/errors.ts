@@ -25,6 +25,10 @@ export const ERROR_STATUS = {
   ACTION_NOT_AVAILABLE: 400,
   TILE_ALREADY_REVEALED: 400,
   INVALID_GAME_PARAMS: 400,
+  /** A bet of an autobet run (`autobet: true`) while the session's rules disable autobet (issue 27). */
+  AUTOBET_DISABLED: 400,
+  /** The player's previous round started less than the rules' `minRoundIntervalMs` ago (issue 27). */
+  ROUND_TOO_FAST: 400,
   UNAUTHORIZED: 401,
   SIGNATURE_REQUIRED: 401,
   SIGNATURE_STALE: 401,
@@ -48,6 +52,8 @@ export interface ErrorExtras {
   roundId?: string;
   roundStatus?: string;
   casinoCode?: string;
+  /** The casino's own words of a 4xx refusal (wallet-client.ts `casinoMessageOf`). */
+  casinoMessage?: string;
   [key: string]: unknown;
 }
 

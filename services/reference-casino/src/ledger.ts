@@ -90,6 +90,80 @@ export interface CreatePlayerInput {
   /** Decimal text in major units ("100.50") or minor units as a bigint. */
   balance: string | bigint;
   currency: string;
+  /** The player's jurisdiction and refusals (issue 27). */
+  responsibleGaming?: ResponsibleGamingSettings;
+}
+
+/** Operations a casino may refuse for responsible-gaming reasons (issue 27). */
+export const REFUSABLE_OPERATIONS = ['validate-session', 'balance', 'debit'] as const;
+export type RefusableOperation = (typeof REFUSABLE_OPERATIONS)[number];
+
+/** A refusal of the casino's own (a loss limit, a time-out, self-exclusion): 4xx `{code, message}`. */
+export interface CasinoRefusal {
+  /** 400 unless given (any 4xx but 409). */
+  status?: number;
+  code: string;
+  /** The words the player should read; the provider passes them on as `casinoMessage`. */
+  message: string;
+}
+
+/**
+ * Responsible-gaming settings of a player or of one launch token (a token's win over its player's):
+ * the `jurisdiction` validate-session reports, and refusals per operation.
+ */
+export interface ResponsibleGamingSettings {
+  /** ISO 3166 code sent as validate-session's `jurisdiction` (`GB`, `CA-ON`); null or absent: none. */
+  jurisdiction?: string | null;
+  /** Each operation named is refused with its `{code, message}` until cleared (null clears them all). */
+  refusals?: Partial<Record<RefusableOperation, CasinoRefusal | null>> | null;
+}
+
+/** Checks settings from the control API; throws a readable Error. */
+export function validateResponsibleGaming(v: unknown): ResponsibleGamingSettings {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('responsible-gaming settings must be an object');
+  const o = v as Record<string, unknown>;
+  const out: ResponsibleGamingSettings = {};
+  if (o['jurisdiction'] !== undefined) {
+    if (o['jurisdiction'] !== null && (typeof o['jurisdiction'] !== 'string' || o['jurisdiction'].length > 16)) throw new Error('jurisdiction must be a string (an ISO 3166 code such as GB or CA-ON) or null');
+    out.jurisdiction = o['jurisdiction'] as string | null;
+  }
+  if (o['refusals'] !== undefined) {
+    if (o['refusals'] === null) out.refusals = null;
+    else {
+      if (typeof o['refusals'] !== 'object' || Array.isArray(o['refusals'])) throw new Error('refusals must be an object keyed by operation');
+      const refusals: Partial<Record<RefusableOperation, CasinoRefusal | null>> = {};
+      for (const [op, r] of Object.entries(o['refusals'] as Record<string, unknown>)) {
+        if (!(REFUSABLE_OPERATIONS as readonly string[]).includes(op)) throw new Error(`refusals: ${op} is not one of ${REFUSABLE_OPERATIONS.join(', ')}`);
+        if (r === null) {
+          refusals[op as RefusableOperation] = null;
+          continue;
+        }
+        const x = r as Record<string, unknown>;
+        if (typeof x !== 'object' || typeof x['code'] !== 'string' || x['code'] === '' || typeof x['message'] !== 'string') throw new Error(`refusals.${op} must be {code, message, status?}`);
+        const status = x['status'] === undefined ? 400 : x['status'];
+        if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 499 || status === 409) throw new Error(`refusals.${op}.status must be a 4xx other than 409`);
+        refusals[op as RefusableOperation] = { status, code: x['code'], message: x['message'] };
+      }
+      out.refusals = refusals;
+    }
+  }
+  return out;
+}
+
+/** `next` applied over `current` (a refusal set to null is removed; `refusals: null` removes all). */
+function mergeSettings(current: ResponsibleGamingSettings, next: ResponsibleGamingSettings): ResponsibleGamingSettings {
+  const out: ResponsibleGamingSettings = { ...current };
+  if (next.jurisdiction !== undefined) out.jurisdiction = next.jurisdiction;
+  if (next.refusals === null) delete out.refusals;
+  else if (next.refusals !== undefined) {
+    const merged = { ...(current.refusals ?? {}) };
+    for (const [op, r] of Object.entries(next.refusals)) {
+      if (r === null) delete merged[op as RefusableOperation];
+      else merged[op as RefusableOperation] = r;
+    }
+    out.refusals = merged;
+  }
+  return out;
 }
 
 export interface LaunchTokenOptions {
@@ -97,6 +171,8 @@ export interface LaunchTokenOptions {
   currency?: string;
   /** Only this operator may validate the token (others get `{"valid": false}`). */
   operatorId?: string;
+  /** This token's jurisdiction and refusals (issue 27), over the player's. */
+  responsibleGaming?: ResponsibleGamingSettings;
 }
 
 /** SPEC.md's precision table; an operator's own `decimals` wins for its currency. */
@@ -185,6 +261,7 @@ interface Player {
   playerRef: string;
   displayName: string;
   wallets: Map<string, bigint>; // currency → minor units
+  responsibleGaming: ResponsibleGamingSettings;
 }
 interface LaunchToken extends LaunchTokenOptions {
   playerRef: string;
@@ -251,6 +328,12 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
     return answer;
   }
 
+  /** The configured refusal of `operation` for this player (its token's first), or null. */
+  function refusalOf(operation: RefusableOperation, p: Player, token?: LaunchToken): WalletAnswer | null {
+    const r = token?.responsibleGaming?.refusals?.[operation] ?? p.responsibleGaming.refusals?.[operation];
+    return r ? refusal(r.status ?? 400, r.code, r.message) : null;
+  }
+
   function refusal(status: number, code: string, message: string): WalletAnswer {
     return { status, body: { code, message } };
   }
@@ -301,8 +384,9 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
       if (!input.playerRef) throw new Error('playerRef is required');
       const balance = typeof input.balance === 'bigint' ? input.balance : parseMinor(input.balance, decimalsOf(input.currency));
       if (balance < 0n) throw new Error('balance must not be negative');
-      const p = players.get(input.playerRef) ?? { playerRef: input.playerRef, displayName: input.playerRef, wallets: new Map() };
+      const p = players.get(input.playerRef) ?? { playerRef: input.playerRef, displayName: input.playerRef, wallets: new Map(), responsibleGaming: {} };
       if (input.displayName !== undefined) p.displayName = input.displayName;
+      if (input.responsibleGaming !== undefined) p.responsibleGaming = mergeSettings(p.responsibleGaming, input.responsibleGaming);
       p.wallets.set(input.currency, balance);
       players.set(p.playerRef, p);
       return { playerRef: p.playerRef, displayName: p.displayName, currency: input.currency, balance };
@@ -329,6 +413,20 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
       if (t) t.revoked = true;
     },
 
+    /** Changes a player's (or, with `launchToken`, one token's) jurisdiction and refusals (issue 27). */
+    setResponsibleGaming(target: { playerRef: string } | { launchToken: string }, settings: ResponsibleGamingSettings): ResponsibleGamingSettings {
+      if ('launchToken' in target) {
+        const t = tokens.get(target.launchToken);
+        if (!t) throw new Error('unknown launch token');
+        t.responsibleGaming = mergeSettings(t.responsibleGaming ?? {}, settings);
+        return t.responsibleGaming;
+      }
+      const p = players.get(target.playerRef);
+      if (!p) throw new Error(`unknown player ${target.playerRef}`);
+      p.responsibleGaming = mergeSettings(p.responsibleGaming, settings);
+      return p.responsibleGaming;
+    },
+
     /** Registers a free-bet campaign of the operator: from then on, free-bet credits must name a registered campaign. */
     addFreeBetCampaign(operatorId: string, campaignId: string): void {
       const set = campaigns.get(operatorId) ?? new Set<string>();
@@ -344,9 +442,12 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
       f.text('gameType');
       const p = token && !token.revoked && (token.operatorId ?? op.operatorId) === op.operatorId ? players.get(token.playerRef) : undefined;
       if (!token || !p) return { status: 200, body: { valid: false } };
+      const refused = refusalOf('validate-session', p, token);
+      if (refused) return refused;
       // default: the operator's currency when the player holds it, else the player's first wallet
       const currency = token.currency ?? (p.wallets.has(op.currency) ? op.currency : p.wallets.keys().next().value);
-      return { status: 200, body: { valid: true, playerRef: p.playerRef, displayName: p.displayName, currency } };
+      const jurisdiction = token.responsibleGaming?.jurisdiction !== undefined ? token.responsibleGaming.jurisdiction : p.responsibleGaming.jurisdiction;
+      return { status: 200, body: { valid: true, playerRef: p.playerRef, displayName: p.displayName, currency, ...(jurisdiction ? { jurisdiction } : {}) } };
     },
 
     balance(op: Operator, body: unknown): WalletAnswer {
@@ -354,6 +455,8 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
       const p = player(f.text('playerRef'));
       f.text('gameType');
       const currency = f.currency();
+      const refused = refusalOf('balance', p);
+      if (refused) return refused;
       return { status: 200, body: { balance: jsonAmount(walletBalance(p, currency), op.decimals), currency } };
     },
 
@@ -365,6 +468,8 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
         const p = player(req.playerRef);
         const token = tokens.get(req.launchToken);
         if (!token || token.revoked || token.playerRef !== p.playerRef) throw new WalletError(400, 'INVALID_SESSION', 'launch token is not valid for this player');
+        const refused = refusalOf('debit', p, token);
+        if (refused) return refused;
         if (tombstones.has(scoped(op, key)) && !bugs['accept-late-debit']) return refusal(400, 'DEBIT_ROLLED_BACK', 'this debit was rolled back before it arrived');
         if (walletBalance(p, req.currency) < req.amount) return refusal(400, 'INSUFFICIENT_FUNDS', 'balance cannot cover the debit');
         const tx = book(op, 'debit', key, p, req, req.amount);

@@ -19,6 +19,8 @@ import {
   type OperatorConfig,
   type Transaction,
   type WalletAnswer,
+  type ResponsibleGamingSettings,
+  validateResponsibleGaming,
 } from './ledger.js';
 import { RACE_WINDOW_MS, validateMisbehaviours, type Misbehaviours } from './misbehaviours.js';
 import { createNonceStore, verifySignedRequest } from './signature.js';
@@ -69,6 +71,8 @@ export interface ReferenceCasino {
   /** Makes validate-session report another currency for the token (undefined restores the default). */
   setTokenCurrency(token: string, currency: string | undefined): void;
   revokeLaunchToken(token: string): void;
+  /** A player's (or one launch token's) jurisdiction and refusals with messages (issue 27); merged over what was set. */
+  setResponsibleGaming(target: { playerRef: string } | { launchToken: string }, settings: ResponsibleGamingSettings): ResponsibleGamingSettings;
   /** Registers a free-bet campaign id (docs/free-bets.md): once an operator has one, free-bet credits must name a registered campaign. */
   addFreeBetCampaign(operatorId: string, campaignId: string): void;
   transactions(): Transaction[];
@@ -295,6 +299,7 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
             currency: text(body, 'currency'),
             balance: isLosslessNumber(balance) ? balance.value : typeof balance === 'number' || typeof balance === 'string' ? String(balance) : '',
             ...(body['displayName'] !== undefined ? { displayName: text(body, 'displayName') } : {}),
+            ...(body['responsibleGaming'] !== undefined ? { responsibleGaming: validateResponsibleGaming(body['responsibleGaming']) } : {}),
           });
           return reply(201, { ...p, balance: amountOut(p.balance, p.currency) });
         }
@@ -302,7 +307,14 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
           const opts: LaunchTokenOptions = {};
           if (body['currency'] !== undefined) opts.currency = text(body, 'currency');
           if (body['operatorId'] !== undefined) opts.operatorId = text(body, 'operatorId');
+          if (body['responsibleGaming'] !== undefined) opts.responsibleGaming = validateResponsibleGaming(body['responsibleGaming']);
           return reply(201, { launchToken: ledger.issueLaunchToken(text(body, 'playerRef'), opts) });
+        }
+        case 'PUT /_control/responsible-gaming': {
+          // {playerRef | launchToken, jurisdiction?, refusals?}: merged over the current settings
+          const target = body['launchToken'] !== undefined ? { launchToken: text(body, 'launchToken') } : { playerRef: text(body, 'playerRef') };
+          const { playerRef: _p, launchToken: _t, ...settings } = body;
+          return reply(200, { ...target, responsibleGaming: ledger.setResponsibleGaming(target, validateResponsibleGaming(settings)) });
         }
         case 'POST /_control/free-bet-campaigns':
           ledger.addFreeBetCampaign(text(body, 'operatorId'), text(body, 'campaignId'));
@@ -382,6 +394,7 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
     issueLaunchToken: (playerRef, opts) => ledger.issueLaunchToken(playerRef, opts),
     setTokenCurrency: (token, currency) => ledger.setTokenCurrency(token, currency),
     revokeLaunchToken: (token) => ledger.revokeLaunchToken(token),
+    setResponsibleGaming: (target, settings) => ledger.setResponsibleGaming(target, validateResponsibleGaming(settings)),
     addFreeBetCampaign: (operatorId, campaignId) => ledger.addFreeBetCampaign(operatorId, campaignId),
     transactions: () => ledger.transactions(),
     balanceOf: (playerRef, currency) => ledger.balanceOf(playerRef, currency),

@@ -298,6 +298,8 @@ export const de: Resource = {
     ACTION_NOT_AVAILABLE: 'Dieser Zug ist gerade nicht möglich.',
     TILE_ALREADY_REVEALED: 'Dieses Feld ist schon aufgedeckt.',
     INVALID_GAME_PARAMS: 'Diese Spieleinstellungen sind nicht spielbar. Dein Einsatz wurde zurückgegeben.',
+    AUTOBET_DISABLED: 'Autoplay ist für dich nicht verfügbar. Setze jeden Einsatz von Hand.',
+    ROUND_TOO_FAST: 'Langsamer: Die nächste Runde kann gleich beginnen.',
     UNAUTHORIZED: 'Das darfst du nicht.',
     SIGNATURE_REQUIRED: 'Das Casino konnte die Anfrage nicht bestätigen. Versuche es erneut.',
     SIGNATURE_STALE: 'Das Casino konnte die Anfrage nicht rechtzeitig bestätigen. Versuche es erneut.',

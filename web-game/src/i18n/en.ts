@@ -316,6 +316,8 @@ export const en = {
     ACTION_NOT_AVAILABLE: 'That move is not available right now.',
     TILE_ALREADY_REVEALED: 'That tile is already open.',
     INVALID_GAME_PARAMS: 'Those game settings cannot be played. Your stake was returned.',
+    AUTOBET_DISABLED: 'Autoplay is not available for you. Place each bet by hand.',
+    ROUND_TOO_FAST: 'Slow down: the next round can start in a moment.',
     UNAUTHORIZED: 'You are not allowed to do that.',
     SIGNATURE_REQUIRED: 'The casino could not confirm the request. Try again.',
     SIGNATURE_STALE: 'The casino could not confirm the request in time. Try again.',

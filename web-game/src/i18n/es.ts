@@ -298,6 +298,8 @@ export const es: Resource = {
     ACTION_NOT_AVAILABLE: 'Esa jugada no está disponible ahora.',
     TILE_ALREADY_REVEALED: 'Esa casilla ya está abierta.',
     INVALID_GAME_PARAMS: 'Esos ajustes del juego no se pueden jugar. Se te devolvió la apuesta.',
+    AUTOBET_DISABLED: 'El juego automático no está disponible para ti. Haz cada apuesta a mano.',
+    ROUND_TOO_FAST: 'Más despacio: la próxima ronda podrá empezar en un momento.',
     UNAUTHORIZED: 'No tienes permiso para hacer eso.',
     SIGNATURE_REQUIRED: 'El casino no pudo confirmar la solicitud. Inténtalo de nuevo.',
     SIGNATURE_STALE: 'El casino no pudo confirmar la solicitud a tiempo. Inténtalo de nuevo.',

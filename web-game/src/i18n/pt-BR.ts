@@ -298,6 +298,8 @@ export const ptBR: Resource = {
     ACTION_NOT_AVAILABLE: 'Essa jogada não está disponível agora.',
     TILE_ALREADY_REVEALED: 'Essa casa já está aberta.',
     INVALID_GAME_PARAMS: 'Essas configurações do jogo não podem ser jogadas. Sua aposta foi devolvida.',
+    AUTOBET_DISABLED: 'O jogo automático não está disponível para você. Faça cada aposta manualmente.',
+    ROUND_TOO_FAST: 'Mais devagar: a próxima rodada pode começar em instantes.',
     UNAUTHORIZED: 'Você não tem permissão para fazer isso.',
     SIGNATURE_REQUIRED: 'O cassino não conseguiu confirmar o pedido. Tente de novo.',
     SIGNATURE_STALE: 'O cassino não conseguiu confirmar o pedido a tempo. Tente de novo.',

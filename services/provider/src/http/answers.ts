@@ -9,6 +9,7 @@ import { CURRENCY_CODES } from '@gp/game-core/money';
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors.js';
 import { isLosslessNumber, type LosslessNumber } from '../infra/json.js';
+import { AUTOBET_MODES } from '../operators/responsible-gaming.js';
 
 /** An amount: an exact JSON number in the currency's decimals. */
 export const money = z.custom<LosslessNumber | number>((v) => typeof v === 'number' || isLosslessNumber(v)).meta({ type: 'number', description: 'exact, in the currency’s decimals' });
@@ -25,8 +26,31 @@ export const errorAnswer = z
     roundId: z.string().optional(),
     roundStatus: z.string().optional(),
     casinoCode: z.string().optional(),
+    casinoMessage: z.string().optional().meta({ description: "the casino's own words of a 4xx refusal {code, message} (validate-session, balance, debit): at most 300 characters, control characters removed; plain text, never HTML. Never on SIGNATURE_* or IDEMPOTENCY_CONFLICT" }),
   })
   .meta({ description: 'CONTRACT.md §2' });
+
+/** The rule fields of responsible gaming (issue 27). */
+const ruleFields = {
+  autobet: z.enum(AUTOBET_MODES),
+  autobetMaxRounds: z.number().int().nullable(),
+  autobetRequiresLossLimit: z.boolean(),
+  minRoundIntervalMs: z.number().int(),
+  realityCheckMinutes: z.number().int().nullable(),
+  showNetPosition: z.boolean(),
+  showElapsedTime: z.boolean(),
+};
+
+/** A profile's `responsibleGaming` (null: none); `jurisdictions` maps an ISO 3166 code to overrides of any rule field. */
+export const responsibleGamingAnswer = z
+  .object({ ...ruleFields, jurisdictions: z.record(z.string(), z.object(ruleFields).partial()) })
+  .nullable()
+  .meta({ description: 'responsible-gaming rules (docs/integration.md "Responsible gaming"); null: none' });
+
+/** A session's effective rules: the profile's with the override of its jurisdiction (full code first, then its country). */
+export const rulesAnswer = z
+  .object({ ...ruleFields, jurisdiction: z.string().nullable().meta({ description: "the casino's validate-session `jurisdiction`, or null" }) })
+  .meta({ description: 'the effective responsible-gaming rules of the session (issue 27)' });
 
 export const healthAnswer = z.object({
   status: z.literal('ok'),
@@ -53,6 +77,7 @@ export const publicConfigAnswer = z
     enabledGames: z.array(gameType),
     theme: z.object({ showBalanceInEmbed: z.boolean(), autobetStopOnHidden: z.boolean() }),
     allowedEmbedOrigins: z.array(z.string()),
+    responsibleGaming: responsibleGamingAnswer,
   })
   ;
 
@@ -82,6 +107,7 @@ export const sessionAnswer = z
     gameType: gameType.nullable(),
     launchMode: z.enum(['single', 'lobby']),
     fairness: fairnessState,
+    rules: rulesAnswer,
   })
   ;
 

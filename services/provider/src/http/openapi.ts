@@ -124,6 +124,7 @@ export function buildOpenApi(routes: CollectedRoute[], serverUrl: string): Recor
             roundId: { type: 'string' },
             roundStatus: { type: 'string' },
             casinoCode: { type: 'string' },
+            casinoMessage: { type: 'string', description: "the casino's own words of a 4xx refusal (at most 300 characters, no control characters, plain text); never on SIGNATURE_* or IDEMPOTENCY_CONFLICT" },
           },
         },
       },

@@ -25,6 +25,12 @@ export interface KeyValueStore {
   hit(key: string, windowMs: number): Promise<number>;
   /** The count under `key` in its current window (0 when none). */
   hits(key: string): Promise<number>;
+  /**
+   * Pacing (issue 27): when the last start recorded under `key` is at least `intervalMs` ago (or
+   * none is), records now as the last start and answers 0; else records nothing and answers the
+   * milliseconds still to wait. Atomic across pods (one Lua script on Redis' own clock).
+   */
+  paceStart(key: string, intervalMs: number): Promise<number>;
   /** Takes the lock `name` for `ttlMs`, or answers null when another owner holds it. */
   tryLock(name: string, ttlMs: number): Promise<Lock | null>;
   ping(): Promise<void>;
@@ -32,6 +38,17 @@ export interface KeyValueStore {
   /** The Redis client, for the rate limiter's counters (null in-process). */
   readonly redis: Redis | null;
 }
+
+/** KEYS[1] the last start (ms, Redis TIME), ARGV[1] the interval, ARGV[2] how long to keep the start. */
+const PACE_SCRIPT = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local last = tonumber(redis.call('GET', KEYS[1]) or '-1')
+local wait = tonumber(ARGV[1])
+if last >= 0 and now - last < wait then return wait - (now - last) end
+redis.call('SET', KEYS[1], now, 'PX', tonumber(ARGV[2]))
+return 0`;
+/** A recorded start is kept this long: longer than any interval the rules allow (60 s). */
+const PACE_KEEP_MS = 120_000;
 
 const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
@@ -54,6 +71,9 @@ export function createRedisStore(url: string, prefix: string): KeyValueStore {
     },
     async hits(key) {
       return Number((await redis.get(`${prefix}hits:${key}`)) ?? 0);
+    },
+    async paceStart(key, intervalMs) {
+      return Number(await redis.eval(PACE_SCRIPT, 1, `${prefix}pace:${key}`, Math.max(0, Math.ceil(intervalMs)), PACE_KEEP_MS));
     },
     async tryLock(name, ttlMs) {
       const token = randomBytes(16).toString('hex');
@@ -111,6 +131,14 @@ export function createInProcessStore(now: () => number = Date.now): KeyValueStor
     },
     async hits(key) {
       return Number(live(`hits:${key}`) ?? 0);
+    },
+    async paceStart(key, intervalMs) {
+      const k = `pace:${key}`;
+      const t = now();
+      const last = live(k);
+      if (last !== undefined && t - Number(last) < intervalMs) return intervalMs - (t - Number(last));
+      entries.set(k, { value: String(t), expiresAt: t + PACE_KEEP_MS });
+      return 0;
     },
     async tryLock(name, ttlMs) {
       const key = `lock:${name}`;

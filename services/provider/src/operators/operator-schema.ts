@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { CurrencyCode } from '@gp/game-core/money';
 import type { GameType } from '@gp/game-core/games';
+import type { ResponsibleGaming } from './responsible-gaming.js';
 
 export const abandonedRoundPolicySchema = z
   .object({
@@ -37,6 +38,8 @@ export interface Operator {
   theme: Theme;
   allowedEmbedOrigins: string[];
   abandonedRoundPolicy: AbandonedRoundPolicy;
+  /** Responsible-gaming rules (issue 27; responsible-gaming.ts); null: none. */
+  responsibleGaming: ResponsibleGaming | null;
   enabled: boolean;
   createdAt: string;
   updatedAt: string;

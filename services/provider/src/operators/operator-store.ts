@@ -5,6 +5,7 @@ import { memo } from '../infra/memo.js';
 import type { SecretBox } from '../infra/secret-box.js';
 import { toBigInt, toIso, toNullableBigInt, type Queryable } from '../store/db.js';
 import type { GameType } from '@gp/game-core/games';
+import { responsibleGamingSchema, type ResponsibleGaming } from './responsible-gaming.js';
 import { DEFAULT_ABANDONED_ROUND_POLICY, type AbandonedRoundPolicy, type Operator, type OperatorWithSecret, type Theme } from './operator-schema.js';
 
 interface OperatorRow {
@@ -21,12 +22,20 @@ interface OperatorRow {
   theme: { showBalanceInEmbed?: boolean; autobetStopOnHidden?: boolean };
   allowed_embed_origins: string[];
   abandoned_round_policy: Partial<AbandonedRoundPolicy>;
+  responsible_gaming?: unknown;
   enabled: boolean;
   created_at: Date | string;
   updated_at: Date | string;
   previous_secret_enc?: string | null;
   previous_secret_until?: Date | string | null;
   secret_rotated_at?: Date | string | null;
+}
+
+/** The stored rules, read with today's field rules (a field added later takes its default); null when none. */
+function storedRules(v: unknown): ResponsibleGaming | null {
+  if (v === null || v === undefined) return null;
+  const parsed = responsibleGamingSchema.safeParse(typeof v === 'string' ? JSON.parse(v) : v);
+  return parsed.success ? parsed.data : null;
 }
 
 function fromRow(row: OperatorRow): Operator {
@@ -45,6 +54,7 @@ function fromRow(row: OperatorRow): Operator {
     theme: { showBalanceInEmbed: row.theme.showBalanceInEmbed !== false, autobetStopOnHidden: row.theme.autobetStopOnHidden === true },
     allowedEmbedOrigins: row.allowed_embed_origins,
     abandonedRoundPolicy: { ...DEFAULT_ABANDONED_ROUND_POLICY, ...row.abandoned_round_policy },
+    responsibleGaming: storedRules(row.responsible_gaming),
     enabled: row.enabled,
     createdAt: toIso(row.created_at),
     updatedAt: toIso(row.updated_at),
@@ -67,6 +77,7 @@ export interface OperatorWrite {
   theme: Theme;
   allowedEmbedOrigins: string[];
   abandonedRoundPolicy: AbandonedRoundPolicy;
+  responsibleGaming: ResponsibleGaming | null;
   enabled: boolean;
 }
 
@@ -107,6 +118,7 @@ export function createOperatorStore(box: SecretBox, opts: { cacheMs?: number } =
     theme: JSON.stringify(op.theme),
     allowed_embed_origins: JSON.stringify(op.allowedEmbedOrigins),
     abandoned_round_policy: JSON.stringify(op.abandonedRoundPolicy),
+    responsible_gaming: op.responsibleGaming === null ? null : JSON.stringify(op.responsibleGaming),
     enabled: op.enabled,
   });
 

@@ -18,6 +18,7 @@ import {
   type Operator,
 } from './operator-schema.js';
 import type { OperatorStore, OperatorWrite } from './operator-store.js';
+import { responsibleGamingSchema } from './responsible-gaming.js';
 
 // The profile's field rules shared with the admin console's forms (browser-safe: profile-fields.ts).
 export { embedOrigin, operatorIdSchema, originSchema, tenantIdSchema } from './profile-fields.js';
@@ -37,6 +38,8 @@ export const operatorPutSchema = z
     tenantId: tenantIdSchema.optional().nullable(),
     allowedEmbedOrigins: z.array(originSchema).max(50).default([]),
     abandonedRoundPolicy: abandonedRoundPolicySchema.optional(),
+    /** Responsible gaming (issue 27): absent or null, none (today's behaviour). */
+    responsibleGaming: responsibleGamingSchema.optional().nullable(),
     enabled: z.boolean().default(true),
   })
   .strict();
@@ -68,6 +71,7 @@ export function toOperatorWrite(operatorId: string, body: OperatorPut, productio
     theme: body.theme,
     allowedEmbedOrigins: [...new Set(body.allowedEmbedOrigins)],
     abandonedRoundPolicy: body.abandonedRoundPolicy ?? DEFAULT_ABANDONED_ROUND_POLICY,
+    responsibleGaming: body.responsibleGaming ?? null,
     enabled: body.enabled,
   };
 }
@@ -87,6 +91,7 @@ export function publicConfigView(op: Operator) {
     enabledGames: op.enabledGames,
     theme: op.theme,
     allowedEmbedOrigins: op.allowedEmbedOrigins,
+    responsibleGaming: op.responsibleGaming,
   };
 }
 
@@ -122,6 +127,7 @@ export const operatorEditSchema = z
     tenantId: operatorPutSchema.shape.tenantId,
     allowedEmbedOrigins: z.array(originSchema).max(50).optional(),
     abandonedRoundPolicy: abandonedRoundPolicySchema.optional(),
+    responsibleGaming: responsibleGamingSchema.optional().nullable(),
     enabled: z.boolean().optional(),
   })
   .strict();
@@ -148,6 +154,7 @@ export function operatorAsPut(op: Operator): Omit<OperatorPut, 'sharedSecret'> {
     tenantId: op.tenantId,
     allowedEmbedOrigins: op.allowedEmbedOrigins,
     abandonedRoundPolicy: op.abandonedRoundPolicy,
+    responsibleGaming: op.responsibleGaming,
     enabled: op.enabled,
   };
 }
@@ -168,6 +175,7 @@ export function demoOperatorWrite(): OperatorWrite {
     theme: { showBalanceInEmbed: true, autobetStopOnHidden: false },
     allowedEmbedOrigins: [],
     abandonedRoundPolicy: DEFAULT_ABANDONED_ROUND_POLICY,
+    responsibleGaming: null,
     enabled: true,
   };
 }

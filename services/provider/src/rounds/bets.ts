@@ -30,6 +30,8 @@ export interface PlaceBetInput {
   params?: unknown;
   /** A free bet of this campaign (issue 17): no debit, one credit of the payout. */
   freeBetCampaignId?: string | undefined;
+  /** A bet of an autobet run (issue 27). */
+  autobet?: boolean | undefined;
 }
 
 /** The answer a key gives once its round has moved on (a pending round that finished). */
@@ -53,7 +55,7 @@ export async function placeBet(deps: RoundDeps, input: PlaceBetInput): Promise<B
     waitMs: deps.config.idempotencyWaitMs,
     fromRound: (round) => betAnswer(deps, round),
     async execute() {
-      const { operator } = await openingChecks(deps, session, bet.gameType);
+      const { operator } = await openingChecks(deps, session, bet.gameType, { autobet: input.autobet });
       checkStake(amount, operator);
       checkMaxPayout(amount, bet.maxMultiplier4, operator);
       const opened = await openRound(deps, { session, operator, gameType: bet.gameType, amount, params: bet.params, clientSeed: input.clientSeed }, { claim: scope });
@@ -95,7 +97,7 @@ async function placeFreeBet(deps: RoundDeps, input: PlaceBetInput, campaignId: s
     waitMs: deps.config.idempotencyWaitMs,
     fromRound: (round) => betAnswer(deps, round),
     async execute() {
-      const { operator } = await openingChecks(deps, session, bet.gameType);
+      const { operator } = await openingChecks(deps, session, bet.gameType, { autobet: input.autobet });
       checkMaxPayout(amount, bet.maxMultiplier4, operator);
       const opened = await openFreeBetRound(
         deps,

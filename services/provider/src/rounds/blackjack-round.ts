@@ -73,6 +73,8 @@ export interface StartBlackjackInput {
   amount: string;
   idempotencyKey: string;
   clientSeed?: string | undefined;
+  /** A round of an autobet run (issue 27). */
+  autobet?: boolean | undefined;
 }
 
 export async function startBlackjackRound(deps: RoundDeps, input: StartBlackjackInput): Promise<BlackjackAnswer> {
@@ -84,7 +86,7 @@ export async function startBlackjackRound(deps: RoundDeps, input: StartBlackjack
     waitMs: deps.config.idempotencyWaitMs,
     fromRound: (round) => blackjackAnswer(deps, round),
     async execute() {
-      const { operator } = await openingChecks(deps, session, 'blackjack');
+      const { operator } = await openingChecks(deps, session, 'blackjack', { autobet: input.autobet });
       checkStake(amount, operator);
       checkMaxPayout(amount, BLACKJACK_MAX_MULTIPLIER4, operator);
       // One transaction: the nonce, the round with its debit recorded, the 52 cards of that nonce under the committed seed, the key.

@@ -74,6 +74,8 @@ export interface StartMinesInput {
   clientSeed?: string | undefined;
   /** A free bet of this campaign (issue 17): no debit at start, one credit at close. */
   freeBetCampaignId?: string | undefined;
+  /** A round of an autobet run (issue 27). */
+  autobet?: boolean | undefined;
 }
 
 /** `mineCount` comes top-level or as `params.mineCount`; both given and different is a VALIDATION_ERROR. */
@@ -97,7 +99,7 @@ export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): 
     waitMs: deps.config.idempotencyWaitMs,
     fromRound: (round) => minesAnswer(deps, round),
     async execute() {
-      const { operator } = await openingChecks(deps, session, 'mines');
+      const { operator } = await openingChecks(deps, session, 'mines', { autobet: input.autobet });
       // No MAX_PAYOUT_EXCEEDED for Mines: its payout is capped at maxPayout instead (CONTRACT.md §10).
       checkStake(amount, operator);
       // One transaction: the nonce, the round with its debit recorded, the mines of that nonce under the committed seed, the key.
@@ -138,7 +140,7 @@ async function startFreeMinesRound(deps: RoundDeps, input: StartMinesInput, camp
     waitMs: deps.config.idempotencyWaitMs,
     fromRound: (round) => minesAnswer(deps, round),
     async execute() {
-      const { operator } = await openingChecks(deps, session, 'mines');
+      const { operator } = await openingChecks(deps, session, 'mines', { autobet: input.autobet });
       try {
         const opened = await openFreeBetRound(
           deps,

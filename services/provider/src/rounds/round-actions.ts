@@ -28,6 +28,7 @@ import { advanceActiveRound } from './round-store/writes.js';
 import { getRound, getRoundWithContext, openRoundOfPlayer, type RoundWithContext } from './round-store/reads.js';
 import type { Round } from './round-store/rows.js';
 import { publicStatusOf } from './round-status.js';
+import { checkRoundStart, type RoundStart } from './round-start-rules.js';
 
 /** What a round's requests need: the money path's parts, the sessions and Redis (locks). */
 export interface RoundDeps extends MoneyDeps {
@@ -40,7 +41,7 @@ export interface RoundDeps extends MoneyDeps {
  * disables a game, the wallet circuit opens), so they run only for a key seen for the first time:
  * a key that already reached the wallet answers with its round (CONTRACT.md §13).
  */
-export async function openingChecks(deps: RoundDeps, session: SessionWithToken, gameType: GameType): Promise<{ operator: OperatorWithSecret }> {
+export async function openingChecks(deps: RoundDeps, session: SessionWithToken, gameType: GameType, start?: RoundStart): Promise<{ operator: OperatorWithSecret }> {
   const operator = await operatorFor(deps, session.operatorId);
   if (!operator.enabled) throw new AppError('INVALID_SESSION', 'this operator is disabled');
   // Every limit and callback of a session is in its one currency (a profile's currency is fixed once it has sessions).
@@ -50,6 +51,7 @@ export async function openingChecks(deps: RoundDeps, session: SessionWithToken, 
     throw new AppError('SESSION_GAME_MISMATCH', `this session is for ${session.gameType}, not ${gameType}`);
   }
   if (deps.wallet.circuitOpen(operator.operatorId)) throw new AppError('CASINO_NETWORK_ERROR', 'the casino is unreachable right now; try again shortly');
+  await checkRoundStart(deps.kv, operator, session, start); // responsible gaming (issue 27): AUTOBET_DISABLED, ROUND_TOO_FAST
   return { operator };
 }
 

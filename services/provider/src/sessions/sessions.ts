@@ -16,7 +16,8 @@ import { storableText, toIso, type Db, type Queryable } from '../store/db.js';
 import { currentSeedPair } from '../store/seed-pairs.js';
 import { memo } from '../infra/memo.js';
 import { rememberBalance } from './player-balances.js';
-import { outcomeError, type WalletClient } from '../wallet/wallet-client.js';
+import { casinoMessageOf, outcomeError, type WalletClient } from '../wallet/wallet-client.js';
+import { effectiveRules, readJurisdiction } from '../operators/responsible-gaming.js';
 import { checkSwitchTenant } from './currency-switch.js';
 
 export interface Session {
@@ -28,6 +29,8 @@ export interface Session {
   gameType: GameType | null;
   launchMode: 'single' | 'lobby';
   createdAt: string;
+  /** The jurisdiction validate-session named (issue 27), or null. */
+  jurisdiction: string | null;
 }
 
 export interface SessionWithToken extends Session {
@@ -42,6 +45,7 @@ interface SessionRow {
   currency: string;
   game_type: GameType | null;
   launch_mode: 'single' | 'lobby';
+  jurisdiction?: string | null;
   launch_token_enc: string;
   created_at: Date | string;
   last_seen_at: Date | string;
@@ -132,6 +136,7 @@ export function createSessionService(deps: SessionDeps) {
     gameType: r.game_type,
     launchMode: r.launch_mode,
     createdAt: toIso(r.created_at),
+    jurisdiction: r.jurisdiction ?? null,
     launchToken: box.open(r.launch_token_enc),
   });
 
@@ -163,7 +168,8 @@ export function createSessionService(deps: SessionDeps) {
       );
       if (validation.kind !== 'confirmed') {
         if (validation.kind === 'refused' && (validation.casinoCode === 'INVALID_SESSION' || validation.statusCode === 404)) {
-          throw new AppError('INVALID_SESSION', 'the casino did not accept the launch token');
+          const casinoMessage = casinoMessageOf(validation);
+          throw new AppError('INVALID_SESSION', 'the casino did not accept the launch token', casinoMessage !== null ? { casinoCode: validation.casinoCode ?? 'INVALID_SESSION', casinoMessage } : {});
         }
         throw outcomeError(validation);
       }
@@ -176,6 +182,8 @@ export function createSessionService(deps: SessionDeps) {
       if (v.currency !== operator.currency) throw new AppError('CURRENCY_MISMATCH', `the session currency ${v.currency} is not this profile's ${operator.currency}`);
       const playerRef = v.playerRef;
       const currency = operator.currency;
+      // An ISO 3166 code the casino names for the player (issue 27); anything else counts as none.
+      const jurisdiction = readJurisdiction(v.jurisdiction);
       const balance = await fetchBalance(operator, playerRef, gameType, currency);
 
       const row = {
@@ -186,6 +194,7 @@ export function createSessionService(deps: SessionDeps) {
         currency,
         game_type: gameType,
         launch_mode: input.launchMode,
+        jurisdiction,
         launch_token_enc: box.seal(input.launchToken),
       };
       await db('sessions').insert(row);
@@ -201,6 +210,7 @@ export function createSessionService(deps: SessionDeps) {
         gameType,
         launchMode: input.launchMode,
         fairness: { serverSeedHash: pair.serverSeedHash, clientSeed: pair.clientSeed, nonce: Number(pair.nextNonce) },
+        rules: effectiveRules(operator.responsibleGaming, jurisdiction),
       };
     },
 

@@ -332,6 +332,32 @@ export function isCleanRefusal(outcome: WalletOutcome): boolean {
   return outcome.kind === 'busy' || (outcome.kind === 'refused' && outcome.attempts === 1);
 }
 
+/** The most characters of a casino's refusal text passed to the game (issue 27). */
+export const CASINO_MESSAGE_MAX = 300;
+
+/**
+ * A casino's own words for the player (issue 27): the `message` of a 4xx refusal `{code, message}`
+ * (not 409), with control characters (and bidirectional overrides) removed, spaces collapsed at
+ * the ends, cut to CASINO_MESSAGE_MAX characters; null for protocol refusals (SIGNATURE_*,
+ * IDEMPOTENCY_CONFLICT), other outcomes, or no text. It is plain text: the game never reads it as HTML.
+ */
+export function casinoMessageOf(outcome: WalletOutcome): string | null {
+  if (outcome.kind !== 'refused' || outcome.statusCode === null || outcome.statusCode < 400 || outcome.statusCode >= 500) return null;
+  const code = outcome.casinoCode ?? '';
+  if (code.startsWith('SIGNATURE_') || code === 'IDEMPOTENCY_CONFLICT' || outcome.statusCode === 401) return null;
+  const raw = outcome.response?.message;
+  return typeof raw === 'string' ? cleanCasinoText(raw) : null;
+}
+
+/** Plain, printable text of at most CASINO_MESSAGE_MAX characters (code points), or null when nothing is left. */
+export function cleanCasinoText(raw: string): string | null {
+  // Control characters become spaces (a line break between two words stays a gap); bidi overrides and isolates go.
+  const text = raw.slice(0, 4 * CASINO_MESSAGE_MAX).replace(/\p{Cc}+/gu, ' ').replace(/[\u202A-\u202E\u2066-\u2069]/g, '').replace(/ {2,}/g, ' ').trim();
+  if (text === '') return null;
+  const chars = [...text];
+  return chars.length <= CASINO_MESSAGE_MAX ? text : chars.slice(0, CASINO_MESSAGE_MAX).join('').trimEnd();
+}
+
 /** The error a client sees for a wallet call that did not succeed. */
 export function outcomeError(outcome: WalletOutcome): AppError {
   const code = outcome.errorCode ?? 'CASINO_HTTP_ERROR';
@@ -347,5 +373,10 @@ export function outcomeError(outcome: WalletOutcome): AppError {
             : code === 'CASINO_HTTP_RETRYABLE'
               ? 'the casino is unavailable (retries exhausted)'
             : (outcome.errorMessage ?? 'the casino refused the request');
-  return new AppError(code, message, outcome.casinoCode && code !== outcome.casinoCode ? { casinoCode: outcome.casinoCode } : {});
+  const casinoMessage = casinoMessageOf(outcome);
+  return new AppError(code, message, {
+    // casinoCode when the casino's code is not the answer's own, and always beside casinoMessage.
+    ...(outcome.casinoCode && (code !== outcome.casinoCode || casinoMessage !== null) ? { casinoCode: outcome.casinoCode } : {}),
+    ...(casinoMessage !== null ? { casinoMessage } : {}),
+  });
 }

@@ -7,7 +7,14 @@ import { amountSchema, clientSeedSchema, idempotencyKeySchema, roundIdParams, se
 import { activeRoundAnswer, betAnswer } from '../answers.js';
 
 const startBody = z
-  .object({ sessionId: sessionIdSchema, amount: amountSchema, idempotencyKey: idempotencyKeySchema, clientSeed: clientSeedSchema.optional() })
+  .object({
+    sessionId: sessionIdSchema,
+    amount: amountSchema,
+    idempotencyKey: idempotencyKeySchema,
+    clientSeed: clientSeedSchema.optional(),
+    /** A bet of an autobet run (issue 27): refused with AUTOBET_DISABLED when the session's rules disable autobet. */
+    autobet: z.boolean().optional(),
+  })
   .strict();
 const actionBody = z.object({ sessionId: sessionIdSchema, idempotencyKey: idempotencyKeySchema }).strict();
 const insuranceBody = z.object({ sessionId: sessionIdSchema, idempotencyKey: idempotencyKeySchema, takeInsurance: z.boolean().default(false) }).strict();

@@ -19,6 +19,8 @@ const startBody = z
     params: z.record(z.string(), z.unknown()).optional(),
     /** A free bet of this campaign (docs/free-bets.md): `amount` must be the campaign's; no debit. */
     freeBetCampaignId: idText(200).optional(),
+    /** A bet of an autobet run (issue 27): refused with AUTOBET_DISABLED when the session's rules disable autobet. */
+    autobet: z.boolean().optional(),
   })
   .strict();
 
