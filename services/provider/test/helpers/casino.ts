@@ -58,7 +58,7 @@ export interface World {
   casino: ReferenceCasino;
   specs: Map<string, OperatorSpec>;
   /** A request to the provider app; `payload` is a raw JSON string or a value for rawJson. */
-  call(method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers?: Record<string, string>): Promise<Answer>;
+  call(method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, payload?: unknown, headers?: Record<string, string>): Promise<Answer>;
   /** A casino wallet for `playerRef` in the operator's currency, a launch token and a session. */
   player(playerRef: string, opts?: { operatorId?: string; balance?: string; gameType?: string; launchMode?: 'single' | 'lobby' }): Promise<Player>;
   /** Another session of an existing player (a reloaded iframe). */
