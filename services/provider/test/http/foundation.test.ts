@@ -141,7 +141,7 @@ describe('admin API', () => {
     expect(list.body).not.toContain(profile.sharedSecret);
     expect(list.json().operators.map((o: { operatorId: string }) => o.operatorId)).toContain('casino-a-usd');
     const pub = await t.app.inject({ method: 'GET', url: '/api/operators/casino-a-usd/config' });
-    expect(pub.json()).toEqual({ operatorId: 'casino-a-usd', currency: 'USD', decimals: 2, minBet: 0.1, maxBet: null, stakeStep: 0.01, maxPayout: 5000, enabledGames: ['dice', 'mines'], theme: { showBalanceInEmbed: true, autobetStopOnHidden: false }, allowedEmbedOrigins: [] });
+    expect(pub.json()).toEqual({ operatorId: 'casino-a-usd', currency: 'USD', decimals: 2, minBet: 0.1, maxBet: null, stakeStep: 0.01, maxPayout: 5000, enabledGames: ['dice', 'mines'], theme: { showBalanceInEmbed: true, autobetStopOnHidden: false }, allowedEmbedOrigins: [], responsibleGaming: null });
     const stored = await t.services.db('operators').where({ operator_id: 'casino-a-usd' }).first();
     expect(stored.secret_enc).not.toContain(profile.sharedSecret);
   });
