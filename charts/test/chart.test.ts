@@ -238,10 +238,12 @@ describe.each(ciFiles)('value set ci/%s', (file) => {
       expect(expr('GameProviderWalletCircuitOpen')).toContain('gp_wallet_circuit_open');
       expect(expr('GameProviderNotReady')).toContain('gp_ready');
       expect(expr('GameProviderLatencyP99High')).toMatch(/histogram_quantile\(0\.99, .*gp_http_request_duration_seconds_bucket/);
+      expect(expr('GameProviderHttp5xxRatioHigh')).toMatch(/gp_http_request_duration_seconds_count\{[^}]*status=~"5\.\."/);
+      expect(expr('GameProviderPendingAgeSLO')).toContain('gp_wallet_retries_oldest_pending_seconds');
       const ns = apiDeployment(objects).metadata.namespace;
       for (const a of alerts.filter((x) => x.alert?.startsWith('GameProvider') && x.expr.includes('gp_'))) {
         expect(a.expr, a.alert).toContain(`namespace="${ns}"`);
-        expect(a.annotations?.runbook, a.alert).toBe(`docs/operations.md#${a.alert!.toLowerCase()}`);
+        expect(a.annotations?.runbook_url, a.alert).toBe(`${valueOf(ci, 'metrics.prometheusRule.runbookBaseUrl')}#${a.alert!.toLowerCase()}`);
       }
       // Prometheus templates survive Helm's templating as text.
       expect(JSON.stringify(alerts)).toContain('{{ $labels.operator }}');
@@ -322,8 +324,21 @@ describe('the runbook', () => {
     const alerts = (one(objects, 'PrometheusRule').spec as { groups: { rules: { alert?: string }[] }[] }).groups
       .flatMap((g) => g.rules.map((r) => r.alert))
       .filter((a): a is string => !!a?.startsWith('GameProvider'));
-    expect(alerts.length).toBeGreaterThanOrEqual(6);
+    expect(alerts.length).toBeGreaterThanOrEqual(8);
     for (const alert of alerts) expect(doc, alert).toContain(`\n### ${alert}\n`);
+    // Every runbook_url resolves: its anchor is a heading of docs/operations.md (GitHub's anchors).
+    const anchors = new Set(
+      doc
+        .split('\n')
+        .filter((l) => /^#{1,6} /.test(l))
+        .map((l) => l.replace(/^#+\s+/, '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')),
+    );
+    const urls = (one(objects, 'PrometheusRule').spec as { groups: { rules: { alert?: string; annotations?: Record<string, string> }[] }[] }).groups.flatMap((g) => g.rules).filter((r) => r.alert?.startsWith('GameProvider'));
+    for (const r of urls) {
+      const url = r.annotations?.runbook_url ?? '';
+      expect(url, r.alert).toMatch(/^docs\/operations\.md#[a-z0-9-]+$/);
+      expect(anchors, url).toContain(url.split('#')[1]);
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import { AppError } from './errors.js';
 import { CSRF_COOKIE, registerAuthentication } from './http/authentication.js';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler.js';
 import { AccessLog, registerAnswerHeaders, registerRequestMetrics, registerRequestTracing, requestId } from './http/observability.js';
+import { runWithRequest } from './infra/request-context.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limits.js';
 import { logTraceIds } from './infra/tracing.js';
@@ -122,6 +123,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   registerRequestMetrics(app, services.metrics);
+  // The request id travels with the async context: wallet callbacks send it as X-Request-Id.
+  app.addHook('onRequest', (request, _reply, done) => runWithRequest(request, done));
   registerAnswerHeaders(app, services.lifecycle);
   // The admin console's session cookie and CSRF tokens (issue 13; http/authentication.ts `staff`).
   await app.register(fastifyCookie);
@@ -141,6 +144,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   registerRequestTracing(app);
   registerOpenApi(app, config.publicBaseUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`);
   registerRoutes(app, services);
+  // One structured event per wallet callback that was not a plain success (services.ts).
+  services.walletLog.logger = app.log;
 
   app.addHook('onClose', async () => closeServices(services));
   return { app, services };

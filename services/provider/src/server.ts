@@ -11,6 +11,7 @@
  *   back, credit_pending is credited again with the same key).
  */
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { seedAdminDemo } from './admin-demo.js';
 import { buildApp } from './app.js';
@@ -18,13 +19,28 @@ import { ConfigError, loadConfig } from './config.js';
 import { startTracing } from './infra/tracing.js';
 import { startMetricsServer } from './metrics-server.js';
 
+/**
+ * A line before the app's logger exists (or instead of the friendly console text): one JSON object
+ * as pino writes it in production (NODE_ENV=production), so a log pipeline parses every line;
+ * plain text on a developer's terminal.
+ */
+const PRODUCTION = process.env.NODE_ENV === 'production';
+function plainOrJson(level: 'info' | 'fatal', msg: string, fields: Record<string, unknown> = {}): void {
+  if (!PRODUCTION) {
+    (level === 'fatal' ? console.error : console.log)(msg);
+    return;
+  }
+  const line = JSON.stringify({ level: level === 'fatal' ? 60 : 30, time: Date.now(), pid: process.pid, hostname: hostname(), ...fields, msg });
+  (level === 'fatal' ? process.stderr : process.stdout).write(`${line}\n`);
+}
+
 async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(err.message);
+      plainOrJson('fatal', err.message, { event: 'config_error' });
       process.exit(2);
     }
     throw err;
@@ -71,7 +87,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   const address = await app.listen({ port: config.port, host: config.host });
   const mode = `${services.dbHandle.mode === 'embedded' ? `embedded PostgreSQL in ${config.dataDir}` : 'PostgreSQL'}, ${services.kv.mode === 'redis' ? 'Redis' : 'in-process replay cache and locks'}`;
-  console.log(`Game provider listening on ${address} (${config.env}; ${mode})${metricsServer ? `; metrics on ${metricsServer.url}` : ''}${tracing ? '; tracing on' : ''}`);
+  if (config.production) app.log.info({ event: 'listening', address, env: config.env, mode, metrics: metricsServer?.url ?? null, tracing: Boolean(tracing) }, 'game provider listening');
+  else console.log(`Game provider listening on ${address} (${config.env}; ${mode})${metricsServer ? `; metrics on ${metricsServer.url}` : ''}${tracing ? '; tracing on' : ''}`);
   if (config.demoOperator) console.log(`Demo operator: demo-usd (sandbox://demo-casino). Try: curl -s -XPOST ${address}/sandbox/launch -H 'content-type: application/json' -d '{"operatorId":"demo-usd","playerRef":"alice","gameType":"dice"}'`);
   // Printed once to the terminal of a development start, never logged.
   if (generatedAdminToken) console.log(`Development admin token (ADMIN_TOKEN unset): ${generatedAdminToken}`);
@@ -88,6 +105,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error('failed to start:', err instanceof Error ? err.message : err);
+  const message = err instanceof Error ? err.message : String(err);
+  if (PRODUCTION) plainOrJson('fatal', 'failed to start', { event: 'fatal', error: message });
+  else console.error('failed to start:', message);
   process.exit(1);
 });

@@ -12,6 +12,8 @@ import { createOperatorStore, type OperatorStore } from './operators/operator-st
 import type { RoundDeps } from './rounds/round-actions.js';
 import { countOpenRounds } from './rounds/round-store/work.js';
 import { runWalletRetryJob } from './rounds/wallet-retry-job.js';
+import { oldestPendingAges } from './rounds/pending-age.js';
+import { currentRequestId, noteRequest } from './infra/request-context.js';
 import { createSessionService, type SessionService } from './sessions/sessions.js';
 import { openDatabase, type DbHandle } from './store/db.js';
 import { createDemoCasino, type DemoCasino } from './wallet/demo-casino.js';
@@ -36,6 +38,14 @@ export interface Services {
   metrics: Metrics;
   /** Set on SIGTERM (server.ts): /ready answers 503 from then on. */
   lifecycle: { shuttingDown: boolean };
+  /** Where the wallet events go (app.ts sets the app's logger). */
+  walletLog: { logger: WalletEventLogger | null };
+}
+
+/** The part of a pino logger the wallet events use. */
+export interface WalletEventLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
 }
 
 export interface ServiceOptions {
@@ -51,12 +61,38 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
   const db = dbHandle.db;
   const demoCasino = createDemoCasino(db);
   const metrics = createMetrics();
+  const walletLog: Services['walletLog'] = { logger: null };
   const wallet = createWalletClient({
     timeoutMs: config.callbackTimeoutMs,
     http: opts.httpTransport ?? httpTransport({ production: config.production, maxResponseBytes: config.tenantShare.walletMaxResponseBytes }),
     sandbox: demoCasino,
     bulkheads: createOperatorBulkheads({ maxInFlight: config.tenantShare.walletMaxInFlight, maxQueued: config.tenantShare.walletMaxQueued }),
-    onCall: (operatorId, path, outcome, seconds) => metrics.walletCall(operatorId, path.slice(8), walletOutcomeLabel(outcome.kind, outcome.errorCode), seconds),
+    onCall: (operatorId, path, outcome, seconds, idempotencyKey) => {
+      const label = walletOutcomeLabel(outcome.kind, outcome.errorCode);
+      metrics.walletCall(operatorId, path.slice(8), label, seconds, outcome.kind === 'refused' || outcome.kind === 'conflict' ? (outcome.casinoCode ?? '') : null);
+      const roundId = idempotencyKey?.split(':')[0];
+      noteRequest({ operatorId, roundId });
+      // One structured event per callback that was not a plain success: refused, conflict,
+      // ambiguous (timeout, network, 429/5xx, no JSON), or confirmed only on its retry.
+      if (outcome.kind !== 'confirmed' || outcome.attempts > 1) {
+        const event = {
+          event: 'wallet_callback',
+          reqId: currentRequestId(),
+          operatorId,
+          roundId,
+          operation: path.slice(8),
+          idempotencyKey,
+          attempt: outcome.attempts,
+          httpStatus: outcome.statusCode,
+          casinoCode: outcome.casinoCode,
+          errorCode: outcome.errorCode,
+          latencyMs: Math.round(seconds * 1000),
+          outcome: label,
+        };
+        if (outcome.kind === 'confirmed') walletLog.logger?.info(event, 'wallet callback confirmed on its retry');
+        else walletLog.logger?.warn(event, `wallet callback ${label}`);
+      }
+    },
   });
   if (config.demoOperator) await ensureDemoOperator(db, operators);
   const background = new Set<Promise<unknown>>();
@@ -68,18 +104,22 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     lifetimes: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
     // A new session starts the retries of that player's pending credits and rollbacks, in the background.
     retryPlayer: (operatorId, playerRef) => {
-      const p = runWalletRetryJob(money, { operatorId, playerRef, limit: 100, sweepAbandoned: false }).catch(() => undefined);
+      const p = runWalletRetryJob(money, { operatorId, playerRef, limit: 100, sweepAbandoned: false })
+        .then((s) => metrics.retryRun(operatorId, 'session', { claimed: s.scanned, settled: s.succeeded, failed: s.stillPending }))
+        .catch(() => undefined);
       background.add(p);
       void p.finally(() => background.delete(p));
     },
   });
   const money: RoundDeps = { db, box, operators, wallet, config, sessions, kv, metrics, onStatus: metrics.roundReached };
-  const services: Services = { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background, metrics, lifecycle: { shuttingDown: false } };
+  const services: Services = { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background, metrics, lifecycle: { shuttingDown: false }, walletLog };
   metrics.setSources({
     openRounds: () => countOpenRounds(db),
     circuits: () => wallet.circuits(),
     ready: async () => (await readiness(services)).ready,
     pool: () => poolFigures(db),
+    operatorIds: async () => (await db('operators').pluck('operator_id')) as string[],
+    oldestPending: () => oldestPendingAges(db),
   });
   return services;
 }

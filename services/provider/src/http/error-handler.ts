@@ -5,6 +5,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, asAppError, ERROR_STATUS, errorBody } from '../errors.js';
+import { noteRequest, requestLogFields } from '../infra/request-context.js';
 
 /**
  * Maps any thrown value to the AppError the client sees. Every framework error becomes a code of
@@ -73,10 +74,12 @@ export function frameworkErrors(err: unknown, _request: FastifyRequest, reply: F
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const appErr = toAppError(err);
+    noteRequest({ errorCode: appErr.code }, request); // on the access log line
     if (appErr.code === 'INTERNAL_ERROR') {
-      request.log.error({ err: loggableError(err) }, 'unhandled error');
+      request.log.error({ err: loggableError(err), errorCode: appErr.code }, 'unhandled error');
     } else if (appErr.statusCode >= 500) {
-      request.log.warn({ code: appErr.code, msg: appErr.message }, 'request failed');
+      // One message key: the error's text goes in `error` (two `msg` keys lose one in most parsers).
+      request.log.warn({ errorCode: appErr.code, error: appErr.message, ...requestLogFields(request) }, 'request failed');
     }
     void reply.status(appErr.statusCode).type('application/json').send(errorBody(appErr));
   });

@@ -9,6 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import type { Metrics } from '../infra/metrics.js';
+import { noteRequest, requestLogFields } from '../infra/request-context.js';
 import { activeTracer } from '../infra/tracing.js';
 
 /** Route label of a request no route matched (404s, router refusals). */
@@ -32,9 +33,17 @@ export class AccessLog extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    const about = accessLogFields(request);
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime, ...about }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime, ...about }, 'request completed');
   }
+}
+
+/** operatorId (met by the request, else named by its body or query), roundId and errorCode of a request. */
+function accessLogFields(request: FastifyRequest): Record<string, string> {
+  const named = [request.body, request.query].map((o) => (o && typeof o === 'object' ? (o as Record<string, unknown>).operatorId : undefined)).find((v): v is string => typeof v === 'string' && v.length <= 200);
+  if (named) noteRequest({ operatorId: named }, request);
+  return requestLogFields(request);
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;

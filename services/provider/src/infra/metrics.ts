@@ -18,13 +18,24 @@
  *   gp_free_bets_total{game,currency}                         free bets (issue 17) closed with their credit confirmed: no stake
  *   gp_free_bet_payout_minor_units_total{game,currency}       their payouts (paid by the operator's campaign), in minor units
  *   gp_idempotent_replays_total{outcome}                      duplicates answered by replay, conflicts, still in progress
+ *   gp_wallet_refusals_total{operator,operation,code}         the casino's refusals (4xx, 409) by its code (issue 28)
+ *   gp_wallet_retries_oldest_pending_seconds{operator,operation}  age of the oldest pending credit / rollback (database)
+ *   gp_wallet_retry_runs_total{operator,trigger}              retry passes: cron (the CronJob route), session (a new session)
+ *   gp_wallet_retry_rounds_total{operator,result}             their rounds: claimed, settled, failed (still pending after the pass)
+ *   gp_build_info{version,commit,node_version}                1, naming the build
  *   gp_nodejs_*, gp_process_*                                 prom-client's default metrics (event-loop lag, CPU, memory, GC)
+ *
+ * Series present before their first event: every operator profile's wallet-call, retry and
+ * pending series, the replays and the final round statuses start at 0, so rates and alerts work
+ * from the first scrape.
  *
  * No label carries a player, round or session id. The hot path only bumps cached children
  * (one string key and a Map lookup per observation); everything read from the database or the
  * pools is read when Prometheus scrapes.
  */
+import { GAME_TYPES } from '@gp/game-core';
 import client from 'prom-client';
+import { BUILD } from './build-info.js';
 
 const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = client;
 
@@ -41,6 +52,17 @@ export interface MetricsSources {
   circuits(): Iterable<{ operatorId: string; open: boolean }>;
   ready(): Promise<boolean>;
   pool(): { used: number; free: number; pending: number } | null;
+  /** Every operator profile, so that its series exist (at 0) before its first event. */
+  operatorIds?(): Promise<string[]>;
+  /** The age of the oldest pending credit / rollback per operator (rounds/pending-age.ts). */
+  oldestPending?(): Promise<{ operatorId: string; operation: string; seconds: number }[]>;
+}
+
+/** One retry pass (rounds/wallet-retry-job.ts summary): rounds claimed, settled, still pending. */
+export interface RetryRunCounts {
+  claimed: number;
+  settled: number;
+  failed: number;
 }
 
 /** A round as the metrics see it when it reaches a status. */
@@ -59,7 +81,9 @@ export type ReplayOutcome = 'replayed' | 'conflict' | 'in_progress';
 export interface Metrics {
   readonly registry: client.Registry;
   httpRequest(method: string, route: string, status: number, seconds: number): void;
-  walletCall(operatorId: string, operation: string, outcome: string, seconds: number): void;
+  /** `refusalCode`: the casino's code of a refusal (4xx, 409); '' when it sent none; absent otherwise. */
+  walletCall(operatorId: string, operation: string, outcome: string, seconds: number, refusalCode?: string | null): void;
+  retryRun(operatorId: string, trigger: 'cron' | 'session' | 'admin', counts: RetryRunCounts): void;
   roundReached(round: RoundFigures): void;
   idempotentReplay(outcome: ReplayOutcome): void;
   lockWait(seconds: number): void;
@@ -71,6 +95,12 @@ export interface Metrics {
 const FINAL = new Set(['settled', 'cashed_out', 'busted', 'cancelled', 'error']);
 const PAID = new Set(['settled', 'cashed_out', 'busted']);
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const WALLET_OPERATIONS = ['validate-session', 'balance', 'debit', 'credit', 'rollback'];
+const WALLET_OUTCOMES = ['confirmed', 'refused', 'conflict', 'timeout', 'network_error', 'retryable_status', 'bad_answer'];
+const RETRY_RESULTS = ['claimed', 'settled', 'failed'] as const;
+/** A casino's refusal code as a label: its own word, or `other` past 50 codes of one operator or when it is no code at all. */
+const CODE_LABEL = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
+const MAX_CODES_PER_OPERATOR = 50;
 
 /** Caches label children by a key string, so an observation allocates no label object. */
 function childCache<C>(make: (...values: string[]) => C) {
@@ -91,6 +121,37 @@ export function createMetrics(): Metrics {
   let sources: MetricsSources | null = null;
   const registers = [registry];
 
+  // The operator profiles (read at scrape, one query shared by the series of one scrape): each
+  // profile's series are created at 0 the first time it is seen.
+  let operatorList: string[] = [];
+  const primed = new Set<string>();
+  let priming: Promise<void> | null = null;
+  const primeOperators = (): Promise<void> => {
+    if (!sources?.operatorIds) return Promise.resolve();
+    priming ??= sources
+      .operatorIds()
+      .then((ids) => {
+        operatorList = ids;
+        for (const op of ids) {
+          if (primed.has(op)) continue;
+          primed.add(op);
+          for (const operation of WALLET_OPERATIONS) for (const outcome of WALLET_OUTCOMES) walletCalls.inc({ operator: op, operation, outcome }, 0);
+          retryRuns.inc({ operator: op, trigger: 'cron' }, 0);
+          for (const result of RETRY_RESULTS) retryRounds.inc({ operator: op, result }, 0);
+        }
+      })
+      .catch(() => undefined)
+      .finally(() => setImmediate(() => (priming = null)));
+    return priming;
+  };
+
+  new Gauge({
+    name: 'gp_build_info',
+    help: "The build this process runs: 1, labelled with the provider's version, the commit (GP_BUILD_COMMIT, else unknown) and Node's version",
+    labelNames: ['version', 'commit', 'node_version'],
+    registers,
+  }).set({ version: BUILD.version, commit: BUILD.commit, node_version: BUILD.node }, 1);
+
   const httpDuration = new Histogram({
     name: 'gp_http_request_duration_seconds',
     help: 'HTTP requests by method, matched route pattern and status, in seconds',
@@ -103,6 +164,27 @@ export function createMetrics(): Metrics {
     help: 'Wallet callbacks (one retry included) by operator, operation and outcome: confirmed, refused, conflict, timeout, network_error, retryable_status, bad_answer',
     labelNames: ['operator', 'operation', 'outcome'],
     registers,
+    collect: primeOperators,
+  });
+  const refusals = new Counter({
+    name: 'gp_wallet_refusals_total',
+    help: "The casinos' refusals (a 4xx answer, 409 included) by operator, operation and the casino's code (none: no code sent; other: not a code, or past 50 codes of one operator)",
+    labelNames: ['operator', 'operation', 'code'],
+    registers,
+  });
+  const retryRuns = new Counter({
+    name: 'gp_wallet_retry_runs_total',
+    help: 'Retry passes by operator and trigger: cron (the wallet-retries CronJob), session (a new session of the player), admin (retry now)',
+    labelNames: ['operator', 'trigger'],
+    registers,
+    collect: primeOperators,
+  });
+  const retryRounds = new Counter({
+    name: 'gp_wallet_retry_rounds_total',
+    help: 'Rounds of the retry passes by result: claimed (taken by a pass), settled (credit or rollback confirmed), failed (still pending after the pass)',
+    labelNames: ['operator', 'result'],
+    registers,
+    collect: primeOperators,
   });
   const walletDuration = new Histogram({
     name: 'gp_wallet_callback_duration_seconds',
@@ -144,6 +226,9 @@ export function createMetrics(): Metrics {
     labelNames: ['outcome'],
     registers,
   });
+  // Present at 0 from the start: the labels that do not depend on an operator.
+  for (const outcome of ['replayed', 'conflict', 'in_progress']) replays.inc({ outcome }, 0);
+  for (const game of GAME_TYPES) for (const status of FINAL) roundsFinal.inc({ game, status }, 0);
 
   // Read at scrape time; the gauges of one scrape (and scrapes at the same time) share one query.
   let inFlight: Promise<OpenRoundsRow[]> | null = null;
@@ -162,7 +247,8 @@ export function createMetrics(): Metrics {
     labelNames: ['operator', 'operation'],
     registers,
     async collect() {
-      const rows = await openRounds();
+      const [rows] = await Promise.all([openRounds(), primeOperators()]);
+      for (const op of operatorList) for (const operation of ['credit', 'rollback']) pendingSeen.add(`${op}\u0000${operation}`);
       const counts = new Map<string, number>();
       for (const r of rows) {
         const operation = r.status === 'credit_pending' ? 'credit' : r.status === 'rollback_pending' ? 'rollback' : null;
@@ -176,6 +262,18 @@ export function createMetrics(): Metrics {
         const [operator, operation] = key.split('\u0000') as [string, string];
         this.set({ operator, operation }, counts.get(key) ?? 0);
       }
+    },
+  });
+  new Gauge({
+    name: 'gp_wallet_retries_oldest_pending_seconds',
+    help: 'Age in seconds of the oldest round waiting for its credit (credit_pending) or rollback (rollback_pending), by operator and operation, since the callback was first sent; 0 when none waits; the whole install',
+    labelNames: ['operator', 'operation'],
+    registers,
+    async collect() {
+      const [rows] = await Promise.all([sources?.oldestPending ? sources.oldestPending().catch(() => []) : Promise.resolve([]), primeOperators()]);
+      this.reset();
+      for (const op of operatorList) for (const operation of ['credit', 'rollback']) this.set({ operator: op, operation }, 0);
+      for (const r of rows) this.set({ operator: r.operatorId, operation: r.operation }, Math.round(r.seconds));
     },
   });
   new Gauge({
@@ -235,16 +333,37 @@ export function createMetrics(): Metrics {
   const moneyChild = childCache((game, currency) => ({ bets: bets.labels(game!, currency!), stakes: stakes.labels(game!, currency!), payouts: payouts.labels(game!, currency!) }));
   const freeChild = childCache((game, currency) => ({ bets: freeBets.labels(game!, currency!), payouts: freePayouts.labels(game!, currency!) }));
   const replayChild = childCache((outcome) => replays.labels(outcome!));
+  const refusalChild = childCache((operator, operation, code) => refusals.labels(operator!, operation!, code!));
+  const codesSeen = new Map<string, Set<string>>();
+  const codeLabel = (operatorId: string, code: string): string => {
+    if (code === '') return 'none';
+    if (!CODE_LABEL.test(code)) return 'other';
+    let seen = codesSeen.get(operatorId);
+    if (!seen) codesSeen.set(operatorId, (seen = new Set()));
+    if (!seen.has(code)) {
+      if (seen.size >= MAX_CODES_PER_OPERATOR) return 'other';
+      seen.add(code);
+    }
+    return code;
+  };
 
   return {
     registry,
     httpRequest(method, route, status, seconds) {
       httpChild(`${method} ${status} ${route}`, method, route, String(status)).observe(seconds);
     },
-    walletCall(operatorId, operation, outcome, seconds) {
+    walletCall(operatorId, operation, outcome, seconds, refusalCode) {
       const k = `${operatorId}\u0000${operation}`;
       callChild(`${k}\u0000${outcome}`, operatorId, operation, outcome).inc();
       callDurationChild(k, operatorId, operation).observe(seconds);
+      if (refusalCode !== undefined && refusalCode !== null) {
+        const code = codeLabel(operatorId, refusalCode);
+        refusalChild(`${k}\u0000${code}`, operatorId, operation, code).inc();
+      }
+    },
+    retryRun(operatorId, trigger, counts) {
+      retryRuns.inc({ operator: operatorId, trigger });
+      for (const result of RETRY_RESULTS) if (counts[result] > 0) retryRounds.inc({ operator: operatorId, result }, counts[result]);
     },
     roundReached(round) {
       if (!FINAL.has(round.status)) return;

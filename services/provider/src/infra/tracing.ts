@@ -12,6 +12,8 @@
 import { createRequire } from 'node:module';
 import { context, propagation, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import type { NodeSDKConfiguration } from '@opentelemetry/sdk-node';
+import { BUILD } from './build-info.js';
+import { noteRequest } from './request-context.js';
 
 type SpanProcessor = NonNullable<NodeSDKConfiguration['spanProcessors']>[number];
 
@@ -43,11 +45,13 @@ export async function startTracing(opts: { env?: Record<string, string | undefin
   const env = opts.env ?? process.env;
   if (tracer) throw new Error('tracing is already started');
   if (!opts.spanProcessors && !otelConfigured(env)) return null;
-  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const { NodeSDK, resources } = await import('@opentelemetry/sdk-node');
   const { PgInstrumentation } = await import('@opentelemetry/instrumentation-pg');
   const { IORedisInstrumentation } = await import('@opentelemetry/instrumentation-ioredis');
   const sdk = new NodeSDK({
     ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'game-provider' }),
+    // service.version: the build (OTEL_RESOURCE_ATTRIBUTES' service.version wins when set).
+    resource: resources.resourceFromAttributes({ 'service.version': BUILD.version }),
     instrumentations: [new PgInstrumentation({ requireParentSpan: true }), new IORedisInstrumentation({ requireParentSpan: true })],
     ...(opts.spanProcessors ? { spanProcessors: opts.spanProcessors } : {}),
   });
@@ -90,8 +94,28 @@ export function traceHeaders(): Record<string, string> {
   return carrier;
 }
 
+/**
+ * OpenTelemetry's HTTP client span attributes (semantic conventions 1.2x) of a call: method, the
+ * full URL without credentials, query or fragment, the server's host name and port.
+ */
+export function httpClientAttributes(method: string, url: string): Attributes {
+  try {
+    const u = new URL(url);
+    const port = u.port ? Number(u.port) : u.protocol === 'https:' ? 443 : u.protocol === 'http:' ? 80 : undefined;
+    return {
+      'http.request.method': method,
+      'url.full': `${u.protocol}//${u.host}${u.pathname}`,
+      'server.address': u.hostname.replace(/^\[|\]$/g, ''),
+      ...(port !== undefined ? { 'server.port': port } : {}),
+    };
+  } catch {
+    return { 'http.request.method': method };
+  }
+}
+
 /** Marks the active span (the request's) with the round it works on. */
 export function annotateRound(roundId: string): void {
+  noteRequest({ roundId }); // the access log line names the round too, tracing on or off
   if (!tracer) return;
   trace.getActiveSpan()?.setAttribute(ROUND_ID_ATTRIBUTE, roundId);
 }

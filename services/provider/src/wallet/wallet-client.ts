@@ -9,7 +9,8 @@ import { Agent, errors as undiciErrors, request } from 'undici';
 import { AppError, type ErrorCode } from '../errors.js';
 import { parseJson } from '../infra/json.js';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
-import { inSpan, ROUND_ID_ATTRIBUTE, traceHeaders, tracingEnabled } from '../infra/tracing.js';
+import { outgoingRequestId } from '../infra/request-context.js';
+import { httpClientAttributes, inSpan, ROUND_ID_ATTRIBUTE, traceHeaders, tracingEnabled } from '../infra/tracing.js';
 import { SANDBOX_CALLBACK_BASE, type OperatorWithSecret } from '../operators/operator-schema.js';
 import { callableUrl, guardedLookup, type Lookup } from '../operators/callback-address.js';
 import { signedHeaders } from './signing.js';
@@ -161,7 +162,7 @@ export interface WalletClientOptions {
   now?: () => number;
   onAttempt?: (info: { operatorId: string; path: WalletPath; outcome: string; durationMs: number }) => void;
   /** One wallet call done (its retry included): the metrics' hook. */
-  onCall?: (operatorId: string, path: WalletPath, outcome: WalletOutcome, seconds: number) => void;
+  onCall?: (operatorId: string, path: WalletPath, outcome: WalletOutcome, seconds: number, idempotencyKey?: string) => void;
 }
 
 export interface WalletClient {
@@ -214,7 +215,13 @@ export function createWalletClient(opts: WalletClientOptions): WalletClient {
     call(operator, path, body, idempotencyKey) {
       if (!tracingEnabled()) return timedCall(operator, path, body, idempotencyKey, null);
       // A span per callback; its traceparent goes to the casino with every attempt.
-      const attributes = { 'gp.operator_id': operator.operatorId, 'gp.wallet.operation': path.slice('/wallet/'.length), ...(idempotencyKey ? { [ROUND_ID_ATTRIBUTE]: idempotencyKey.split(':')[0] } : {}) };
+      // OpenTelemetry's HTTP client attributes (an APM draws the casino on its service map) and ours.
+      const attributes = {
+        ...httpClientAttributes('POST', `${operator.callbackBaseUrl}${path}`),
+        'gp.operator_id': operator.operatorId,
+        'gp.wallet.operation': path.slice('/wallet/'.length),
+        ...(idempotencyKey ? { [ROUND_ID_ATTRIBUTE]: idempotencyKey.split(':')[0] } : {}),
+      };
       return inSpan(`wallet ${path}`, 'client', attributes, (span) => timedCall(operator, path, body, idempotencyKey, span));
     },
     async close() {
@@ -226,7 +233,7 @@ export function createWalletClient(opts: WalletClientOptions): WalletClient {
   async function timedCall(operator: OperatorWithSecret, path: WalletPath, body: string, idempotencyKey: string | undefined, span: Span | null): Promise<WalletOutcome> {
     const started = performance.now();
     const outcome = await callWallet(operator, path, body, idempotencyKey);
-    opts.onCall?.(operator.operatorId, path, outcome, (performance.now() - started) / 1000);
+    opts.onCall?.(operator.operatorId, path, outcome, (performance.now() - started) / 1000, idempotencyKey);
     if (span) {
       span.setAttribute('gp.wallet.outcome', outcome.kind);
       span.setAttribute('gp.wallet.attempts', outcome.attempts);
@@ -241,11 +248,14 @@ export function createWalletClient(opts: WalletClientOptions): WalletClient {
     const transport = sandbox ? opts.sandbox : opts.http;
     const url = `${operator.callbackBaseUrl}${path}`;
     let last: WalletOutcome | null = null;
+    // The request this callback serves (its X-Request-Id), or a new id: sent with tracing on or off.
+    const requestId = outgoingRequestId();
     for (let attempt = 1; attempt <= 2; attempt++) {
       const headers: Record<string, string> = {
         'content-type': 'application/json',
         ...signedHeaders(operator.operatorId, operator.sharedSecret, 'POST', path, body, now()),
         ...(idempotencyKey ? { 'x-idempotency-key': idempotencyKey } : {}),
+        'x-request-id': requestId,
         ...traceHeaders(),
       };
       const started = Date.now();

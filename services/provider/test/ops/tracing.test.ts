@@ -6,6 +6,7 @@
  */
 import { tracing as sdk } from '@opentelemetry/sdk-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILD } from '../../src/infra/build-info.js';
 import { otelConfigured, startTracing, tracingEnabled, type TracingHandle } from '../../src/infra/tracing.js';
 import { newKey, startTap, startWorld, type Tap, type World } from '../helpers/casino.js';
 
@@ -63,11 +64,23 @@ describe('spans of a bet', () => {
     const inTrace = spans.filter((s) => s.spanContext().traceId === incomingTrace);
     const wallet = inTrace.filter((s) => s.name.startsWith('wallet '));
     expect(wallet.map((s) => s.name).sort()).toEqual(['wallet /wallet/credit', 'wallet /wallet/debit']);
+    const casino = new URL(tap.url);
     for (const s of wallet) {
       expect(s.attributes['gp.round_id']).toBe(roundId);
       expect(s.attributes['gp.wallet.outcome']).toBe('confirmed');
       expect(s.parentSpanContext?.spanId).toBe(server!.spanContext().spanId);
+      // OpenTelemetry's HTTP client attributes: an APM draws the casino on its service map.
+      expect(s.kind).toBe(2); // SpanKind.CLIENT
+      expect(s.attributes['http.request.method']).toBe('POST');
+      expect(s.attributes['url.full']).toBe(`${tap.url}${s.name.slice('wallet '.length)}`);
+      expect(s.attributes['server.address']).toBe(casino.hostname);
+      expect(s.attributes['server.port']).toBe(Number(casino.port));
+      expect(s.attributes['http.response.status_code']).toBe(200);
+      expect(s.resource.attributes['service.version']).toBe(BUILD.version);
+      expect(s.resource.attributes['service.name']).toBe('game-provider');
     }
+    // X-Request-Id: the request's id on each callback, beside the traceparent.
+    for (const r of tap.requests.filter((x) => x.url.includes('/wallet/'))) expect(r.headers['x-request-id']).toBe(server!.attributes['gp.request_id']);
     // the casino received each callback's traceparent: this trace, the wallet span as parent
     const debit = tap.requests.find((r) => r.url.endsWith('/wallet/debit'))!;
     const debitSpan = wallet.find((s) => s.name === 'wallet /wallet/debit')!;

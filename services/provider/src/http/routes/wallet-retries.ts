@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Services } from '../../services.js';
 import type { AppInstance } from '../zod-provider.js';
-import { runWalletRetryJob } from '../../rounds/wallet-retry-job.js';
+import { retryScope, runWalletRetryJob } from '../../rounds/wallet-retry-job.js';
 import { operatorIdText, playerRefSchema, queryInt } from '../schemas.js';
 import { retrySummaryAnswer } from '../answers.js';
 
@@ -19,6 +19,11 @@ export function walletRetryRoutes(app: AppInstance, s: Services): void {
       config: { auth: 'cron' },
       schema: { operationId: 'walletRetries', summary: 'Retry pending credits and rollbacks', tags: ['operations'], response: { 200: retrySummaryAnswer }, querystring: query },
     },
-    async (request) => runWalletRetryJob(s.money, { ...request.query, sweepAbandoned: true }),
+    async (request) => {
+      const summary = await runWalletRetryJob(s.money, { ...request.query, sweepAbandoned: true });
+      // Each pass's claimed, settled and failed rounds (gp_wallet_retry_*; every operator: "all").
+      s.metrics.retryRun(retryScope(s.money, request.query.operatorId) ?? 'all', 'cron', { claimed: summary.scanned, settled: summary.succeeded, failed: summary.stillPending });
+      return summary;
+    },
   );
 }
