@@ -6,6 +6,7 @@ import { parseLaunch } from './app/launch';
 import { setupI18n } from './i18n';
 import { Replay } from './replay/Replay';
 import './styles/game.css';
+import './styles/responsible-gaming.css';
 
 const launch = parseLaunch(window.location.search);
 setupI18n(launch.lang);

@@ -25,20 +25,26 @@ import { loadPreferences, savePreferences, DEFAULT_PREFERENCES, type Preferences
 import { addRound, EMPTY_STATS, type Stats } from './stats';
 import { useHotkeys } from './hotkeys';
 import { GameHost } from '../games/GameHost';
-import { isEmbedded, MSG, originAllowed, postReady, readSwitchMessage, reportHeight, type EmbedPolicy, type SwitchRequest } from './embed';
+import { isEmbedded, MSG, originAllowed, postReady, postToCasino, readSwitchMessage, reportHeight, type EmbedPolicy, type SwitchRequest } from './embed';
+import { LeftScreen, RealityCheck, SessionSummary } from '../components/SessionSummary';
 import { GameEnvContext, moneyOf, type GameEnv } from './env';
 import { balanceVisible, isGameType, isProduction, parseLaunch, type GameType, type Launch } from './launch';
 import { openSession, type Opened } from './session';
-import { readRound, type RoundAnswer } from './types';
+import { NO_RULES, readRound, type RoundAnswer } from './types';
 
 interface Ready extends Opened {
   game: GameType;
 }
 
-type State = { phase: 'loading' } | { phase: 'error'; kind: ScreenKind; retry: boolean } | ({ phase: 'ready' } & Ready);
+type State = { phase: 'loading' } | { phase: 'error'; kind: ScreenKind; retry: boolean; casinoMessage?: string | undefined } | ({ phase: 'ready' } & Ready);
 
-/** The screen of a launch that could not open its session. */
-function screenOf(err: unknown): { kind: ScreenKind; retry: boolean } {
+/** The screen of a launch that could not open its session (with the casino's own words, when it sent some). */
+function screenOf(err: unknown): { kind: ScreenKind; retry: boolean; casinoMessage?: string | undefined } {
+  const casinoMessage = err instanceof ApiError ? err.casinoMessage : undefined;
+  return casinoMessage ? { ...launchScreenOf(err), retry: false, casinoMessage } : launchScreenOf(err);
+}
+
+function launchScreenOf(err: unknown): { kind: ScreenKind; retry: boolean } {
   const code = err instanceof ApiError ? err.code : 'UNKNOWN';
   switch (code) {
     case 'UNKNOWN_OPERATOR':
@@ -69,6 +75,8 @@ function switchCode(err: unknown): string {
 }
 
 const SETTLE_WAIT_MS = 5_000;
+/** Pacing (issue 27): the page waits this much longer than minRoundIntervalMs, for the network's jitter. */
+const PACE_MARGIN_MS = 100;
 
 /** The first stake: 100 × minBet (1.00 for a 0.01 minimum) when the limits and the balance allow it, else minBet. */
 function defaultStake({ config, balance }: Opened): Minor {
@@ -91,7 +99,17 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
   const [stats, setStats] = useState<Stats>(EMPTY_STATS);
   const [prefs, setPrefs] = useState<Preferences>(DEFAULT_PREFERENCES);
   const [autobetNote, setAutobetNote] = useState<string | null>(null);
-  const autobetStops = useRef(new Set<() => void>());
+  const autobetStops = useRef(new Set<(reason: 'switch' | 'realityCheck') => void>());
+  /* responsible gaming (issue 27): net position, time played, the reality check, pacing */
+  const [net, setNet] = useState<bigint>(0n);
+  const netRef = useRef(0n);
+  const [startedAt, setStartedAt] = useState(() => Date.now());
+  const [clock, setClock] = useState(() => Date.now());
+  const realityFrom = useRef(Date.now());
+  const [reality, setReality] = useState<{ elapsedMs: number; net: bigint } | null>(null);
+  const [left, setLeft] = useState(false);
+  const lastStartAt = useRef(0);
+  const autobetActive = useRef(false);
   const pendingSeedRef = useRef<string | null>(null);
   pendingSeedRef.current = pendingClientSeed;
   const prefsRef = useRef(prefs);
@@ -118,6 +136,13 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
     setStake(defaultStake(opened));
     setFairness({ ...opened.session.fairness, lastRoundId: null });
     setStats(EMPTY_STATS);
+    netRef.current = 0n;
+    setNet(0n);
+    const began = Date.now();
+    setStartedAt(began);
+    setClock(began);
+    realityFrom.current = began;
+    setReality(null);
     setPrefs(loadPreferences(opened.session.operatorId, opened.session.playerRef));
     setState({ phase: 'ready', ...ready });
     return ready;
@@ -186,7 +211,7 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
       setSwitching(true);
       setAutobetNote(null);
       // A running autobet is asked to stop; the bet it has in flight is waited for like any other.
-      autobetStops.current.forEach((stop) => stop());
+      autobetStops.current.forEach((stop) => stop('switch'));
       try {
         // A round that is settling finishes first (up to 5 s); no new one starts meanwhile.
         if (!(await whenIdle(SETTLE_WAIT_MS))) return fail('ACTIVE_ROUND_EXISTS', 'a round is still settling; try again in a moment');
@@ -245,8 +270,60 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
     return reportHeight(rootRef.current, policy);
   }, [launch.embed, launch.fill, policy, state.phase]);
 
-  /* ------------------------------------------------------------ what games get */
+  /* ------------------------------------------------------------ responsible gaming (issue 27) */
   const readyState = state.phase === 'ready' ? state : null;
+  const rules = readyState?.session.rules ?? NO_RULES;
+  const sessionKey = readyState?.session.sessionId ?? null;
+
+  // The header's clock ticks once a second while it is shown.
+  useEffect(() => {
+    if (!sessionKey || !rules.showElapsedTime || left) return;
+    const timer = setInterval(() => setClock(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [sessionKey, rules.showElapsedTime, left]);
+
+  const realityPolicy = useCallback((): EmbedPolicy => ({ allowedOrigins: current.current?.config.allowedEmbedOrigins ?? [], production }), [production]);
+
+  // The reality check: every realityCheckMinutes of play (counted again from each Continue).
+  useEffect(() => {
+    const minutes = rules.realityCheckMinutes;
+    if (!sessionKey || !minutes || reality || left) return;
+    const due = realityFrom.current + minutes * 60_000;
+    const timer = setTimeout(() => {
+      const r = current.current;
+      if (!r) return;
+      const at = Date.now();
+      // Betting pauses: an autobet run stops after its bet in flight; the page is locked meanwhile.
+      autobetStops.current.forEach((stop) => stop('realityCheck'));
+      const shown = { elapsedMs: at - startedAt, net: netRef.current };
+      setReality(shown);
+      postToCasino(
+        { type: MSG.realityCheck, sessionId: r.session.sessionId, elapsedMinutes: Math.floor(shown.elapsedMs / 60_000), netPosition: Number(toDecimalText(shown.net, r.config.decimals)), currency: r.session.currency },
+        realityPolicy(),
+      );
+    }, Math.max(0, due - Date.now()));
+    return () => clearTimeout(timer);
+  }, [sessionKey, rules.realityCheckMinutes, reality, left, startedAt, realityPolicy]);
+
+  const continuePlaying = () => {
+    realityFrom.current = Date.now();
+    setReality(null);
+  };
+  const leaveGame = () => {
+    const r = current.current;
+    if (r) postToCasino({ type: MSG.exit, sessionId: r.session.sessionId, reason: 'reality_check' }, realityPolicy());
+    setReality(null);
+    setLeft(true);
+  };
+
+  /** Milliseconds until a round may start under the pacing rule (0: now). */
+  const paceWait = useCallback(() => {
+    const interval = current.current?.session.rules.minRoundIntervalMs ?? 0;
+    return interval === 0 ? 0 : Math.max(0, lastStartAt.current + interval + PACE_MARGIN_MS - Date.now());
+  }, []);
+  const paced = useCallback(() => paceWait() === 0, [paceWait]);
+
+  /* ------------------------------------------------------------ what games get */
   const env: GameEnv | null = useMemo(() => {
     if (!readyState) return null;
     const { session, config, game } = readyState;
@@ -263,7 +340,7 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
       stake,
       setStake,
       balance,
-      locked: switching,
+      locked: switching || reality !== null || left,
       track,
       round(j: Json): RoundAnswer {
         const r = readRound(j, config.decimals);
@@ -273,14 +350,24 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
           if (pendingSeedRef.current !== null && r.fairness.clientSeed === pendingSeedRef.current) setPendingClientSeed(null);
           if (r.roundStatus !== 'active') {
             setStats((s) => addRound(s, r.bet.totalStaked, r.bet.payout));
+            netRef.current += r.bet.payout - r.bet.totalStaked;
+            setNet(netRef.current);
             if (prefsRef.current.sound) playTone(r.bet.won ? 'win' : 'loss');
           }
         }
         return r;
       },
-      seedField: () => (pendingSeedRef.current === null ? {} : { clientSeed: pendingSeedRef.current }),
+      seedField: () => {
+        lastStartAt.current = Date.now();
+        return { ...(pendingSeedRef.current === null ? {} : { clientSeed: pendingSeedRef.current }), ...(autobetActive.current ? { autobet: true as const } : {}) };
+      },
+      rules: session.rules,
+      pace: () => new Promise<void>((resolve) => setTimeout(resolve, paceWait())),
       autobet: {
-        register(stop: () => void) {
+        running(on: boolean) {
+          autobetActive.current = on;
+        },
+        register(stop: (reason: 'switch' | 'realityCheck') => void) {
           autobetStops.current.add(stop);
           return () => void autobetStops.current.delete(stop);
         },
@@ -291,7 +378,7 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
       showBalance: apply,
       money: moneyOf(config),
     };
-  }, [readyState, stake, balance, switching, track]);
+  }, [readyState, stake, balance, switching, reality, left, track, paceWait]);
 
   const flushPendingBalance = useCallback(() => {
     const p = pendingBalance.current;
@@ -310,7 +397,7 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
     setPrefs(p);
     if (readyState) savePreferences(readyState.session.operatorId, readyState.session.playerRef, p);
   };
-  useHotkeys(readyState !== null && prefs.hotkeys && !switching, rootRef);
+  useHotkeys(readyState !== null && prefs.hotkeys && !switching && reality === null && !left, rootRef, paced);
 
   /* ------------------------------------------------------------ render */
   const classes = ['gp-app', launch.embed ? 'is-embed' : 'is-standalone', launch.fill ? 'is-fill' : 'is-natural'].join(' ');
@@ -323,7 +410,9 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
       </div>
     );
   } else if (state.phase === 'error') {
-    body = <ErrorScreen kind={state.kind} onRetry={state.retry ? () => void start() : undefined} />;
+    body = <ErrorScreen kind={state.kind} onRetry={state.retry ? () => void start() : undefined} casinoMessage={state.casinoMessage} />;
+  } else if (left) {
+    body = <LeftScreen />;
   } else if (env) {
     const showBalance = balanceVisible(launch, state.config.theme);
     body = (
@@ -335,6 +424,7 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
             <div className="gp-title">{t(`games.${state.game}`)}</div>
           )}
           <div className="gp-topbar-end">
+            <SessionSummary net={net} elapsedMs={clock - startedAt} showNet={rules.showNetPosition} showElapsed={rules.showElapsedTime} money={env.money} />
             {showBalance && <Balance value={balance} currency={state.config.currency} decimals={state.config.decimals} compact={launch.embed} />}
             <button type="button" className={`gp-shield-btn gp-tool-btn${popover === 'stats' ? ' is-open' : ''}`} onClick={() => setPopover((p) => (p === 'stats' ? null : 'stats'))} aria-expanded={popover === 'stats'} aria-label={t('stats.open')} title={t('stats.open')} data-testid="stats-button">
               <ChartIcon />
@@ -369,6 +459,7 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
             />
           )}
         </div>
+        {reality && <RealityCheck elapsedMs={reality.elapsedMs} net={reality.net} money={env.money} onContinue={continuePlaying} onLeave={leaveGame} />}
         {switching && (
           <div className="gp-overlay" role="status">
             <span className="gp-spinner" aria-hidden="true" />

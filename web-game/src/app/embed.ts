@@ -9,6 +9,10 @@ export const MSG = {
   switchCurrency: 'PROVIDER_SWITCH_CURRENCY',
   switchResult: 'PROVIDER_SWITCH_CURRENCY_RESULT',
   resize: 'PROVIDER_RESIZE',
+  /** issue 27: the reality check opened (betting paused) */
+  realityCheck: 'PROVIDER_REALITY_CHECK',
+  /** issue 27: the player chose Leave in the reality check */
+  exit: 'PROVIDER_EXIT',
 } as const;
 
 export interface EmbedPolicy {
@@ -46,8 +50,12 @@ export interface SessionSummary {
 
 /** PROVIDER_READY to the embedding page: its origin when known and allowed; else each listed origin (the browser delivers to the one that matches). */
 export function postReady(session: SessionSummary, policy: EmbedPolicy): void {
+  postToCasino({ type: MSG.ready, session }, policy);
+}
+
+/** A message to the embedding page, with PROVIDER_READY's origin rule (never `*`). */
+export function postToCasino(message: Record<string, unknown>, policy: EmbedPolicy): void {
   if (!isEmbedded()) return;
-  const message = { type: MSG.ready, session };
   const origin = embeddingOrigin();
   if (origin) {
     if (originAllowed(origin, policy)) window.parent.postMessage(message, origin);

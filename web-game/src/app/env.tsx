@@ -7,7 +7,7 @@ import { createContext, useContext } from 'react';
 import type { Json } from '../lib/api';
 import { formatMoney, type Minor } from '../lib/money';
 import type { GameType } from './launch';
-import type { OperatorConfig, RoundAnswer, Session } from './types';
+import type { OperatorConfig, RoundAnswer, Rules, Session } from './types';
 
 export interface GameEnv {
   session: Session;
@@ -26,12 +26,22 @@ export interface GameEnv {
   /** Applies a balance read earlier (e.g. when an animation ends). */
   showBalance(balance: Minor | null): void;
   money(m: Minor): string;
-  /** `{ clientSeed }` when the player set a client seed for the next bet (shield), else `{}`: spread into a round's first request */
-  seedField(): { clientSeed?: string };
+  /**
+   * Spread into a round's first request: `{ clientSeed }` when the player set a client seed for the
+   * next bet (shield), and `autobet: true` during an autobet run (issue 27). Calling it marks a
+   * round start for the pacing rule.
+   */
+  seedField(): { clientSeed?: string; autobet?: true };
+  /** The session's responsible-gaming rules (issue 27). */
+  rules: Rules;
+  /** Resolves once a new round may start under `rules.minRoundIntervalMs` (at once without pacing). */
+  pace(): Promise<void>;
   /** Autobet's link to the page: a currency switch asks every registered autobet to stop first. */
   autobet: {
-    /** registers a stop request; answers the unregister function */
-    register(stop: () => void): () => void;
+    /** registers a stop request (the reason: 'switch' or 'realityCheck'); answers the unregister function */
+    register(stop: (reason: 'switch' | 'realityCheck') => void): () => void;
+    /** an autobet run started (true) or ended (false): its bets carry `autobet: true` */
+    running(on: boolean): void;
     /** an autobet run ended (the page shows why when the game itself is replaced, e.g. by a switch) */
     stopped(reason: string): void;
   };

@@ -8,7 +8,7 @@ import { useEffect, type RefObject } from 'react';
 
 const OWN_SPACE = 'input, textarea, select, button, a, [contenteditable], [role=switch], [role=tab], .gp-side-panel, .gp-popover';
 
-export function useHotkeys(enabled: boolean, root: RefObject<HTMLElement | null>): void {
+export function useHotkeys(enabled: boolean, root: RefObject<HTMLElement | null>, paced: () => boolean = () => true): void {
   useEffect(() => {
     if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
@@ -19,9 +19,10 @@ export function useHotkeys(enabled: boolean, root: RefObject<HTMLElement | null>
       const button = root.current?.querySelector<HTMLButtonElement>('[data-testid=bet-button]');
       if (!button) return;
       e.preventDefault();
-      if (!button.disabled) button.click();
+      // The pacing rule (issue 27): a key press sooner than minRoundIntervalMs after the last round start does nothing.
+      if (!button.disabled && paced()) button.click();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [enabled, root]);
+  }, [enabled, root, paced]);
 }

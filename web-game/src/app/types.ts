@@ -21,6 +21,47 @@ export interface Fairness {
   nonce: number;
 }
 
+/** The session's responsible-gaming rules (issue 27; docs/game-page.md "Responsible gaming"). */
+export interface Rules {
+  autobet: 'allowed' | 'limited' | 'disabled';
+  autobetMaxRounds: number | null;
+  autobetRequiresLossLimit: boolean;
+  minRoundIntervalMs: number;
+  realityCheckMinutes: number | null;
+  showNetPosition: boolean;
+  showElapsedTime: boolean;
+  jurisdiction: string | null;
+}
+
+export const NO_RULES: Rules = {
+  autobet: 'allowed',
+  autobetMaxRounds: null,
+  autobetRequiresLossLimit: false,
+  minRoundIntervalMs: 0,
+  realityCheckMinutes: null,
+  showNetPosition: false,
+  showElapsedTime: false,
+  jurisdiction: null,
+};
+
+const posInt = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null);
+
+/** The answer's `rules`, each field checked; anything unreadable keeps today's behaviour. */
+export function readRules(v: unknown): Rules {
+  if (!v || typeof v !== 'object') return NO_RULES;
+  const r = v as Json;
+  return {
+    autobet: r.autobet === 'limited' || r.autobet === 'disabled' ? r.autobet : 'allowed',
+    autobetMaxRounds: posInt(r.autobetMaxRounds),
+    autobetRequiresLossLimit: r.autobetRequiresLossLimit === true,
+    minRoundIntervalMs: typeof r.minRoundIntervalMs === 'number' && r.minRoundIntervalMs > 0 ? Math.min(r.minRoundIntervalMs, 60_000) : 0,
+    realityCheckMinutes: posInt(r.realityCheckMinutes),
+    showNetPosition: r.showNetPosition === true,
+    showElapsedTime: r.showElapsedTime === true,
+    jurisdiction: typeof r.jurisdiction === 'string' ? r.jurisdiction : null,
+  };
+}
+
 export interface Session {
   sessionId: string;
   operatorId: string;
@@ -30,6 +71,7 @@ export interface Session {
   gameType: GameType | null;
   launchMode: 'single' | 'lobby';
   fairness: Fairness;
+  rules: Rules;
 }
 
 const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : fallback);
@@ -61,6 +103,7 @@ export function readSession(j: Json): Session {
     gameType: isGameType(j.gameType) ? j.gameType : null,
     launchMode: j.launchMode === 'lobby' ? 'lobby' : 'single',
     fairness: { serverSeedHash: str(f.serverSeedHash), clientSeed: str(f.clientSeed), nonce: Number(f.nonce ?? 0) },
+    rules: readRules(j.rules),
   };
 }
 

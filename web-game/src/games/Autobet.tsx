@@ -16,7 +16,7 @@ import { parseMinor, type Minor } from '../lib/money';
 import { clampStake, stakeProblem } from '../lib/stake';
 import { reducedMotion, sleep } from './common';
 
-export type StopReason = 'count' | 'profit' | 'loss' | 'error' | 'switch' | 'hidden' | 'user' | 'limits';
+export type StopReason = 'count' | 'profit' | 'loss' | 'error' | 'switch' | 'hidden' | 'user' | 'limits' | 'realityCheck';
 
 interface Rule {
   mode: 'reset' | 'increase';
@@ -65,7 +65,11 @@ export interface Autobet {
 export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | undefined>, canBet: boolean): Autobet {
   const env = useGameEnv();
   const [mode, setMode] = useState<'manual' | 'auto'>('manual');
-  const [count, setCount] = useState('10');
+  // Responsible gaming (issue 27): `disabled` hides autobet; `limited` asks for 1..autobetMaxRounds bets and, when required, a loss limit.
+  const rules = env.rules;
+  const limited = rules.autobet === 'limited';
+  const maxRounds = limited ? rules.autobetMaxRounds : null;
+  const [count, setCount] = useState(() => String(maxRounds !== null ? Math.min(10, maxRounds) : 10));
   const [onWin, setOnWin] = useState<Rule>({ mode: 'reset', pct: '100' });
   const [onLoss, setOnLoss] = useState<Rule>({ mode: 'reset', pct: '100' });
   const [stopProfit, setStopProfit] = useState('');
@@ -85,7 +89,11 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
   }, []);
 
   // A currency switch asks autobet to stop before it switches (App.tsx).
-  useEffect(() => env.autobet.register(() => requestStop('switch')), [env.autobet, requestStop]);
+  useEffect(() => env.autobet.register((reason) => requestStop(reason)), [env.autobet, requestStop]);
+  // A run's bets carry `autobet: true` (issue 27); a game replaced mid-run ends it.
+  const autobetLink = useRef(env.autobet);
+  autobetLink.current = env.autobet;
+  useEffect(() => () => autobetLink.current.running(false), []);
 
   // The operator may ask that autobet stops when the page is hidden.
   const stopOnHidden = env.config.theme.autobetStopOnHidden === true;
@@ -98,8 +106,11 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
 
   const { decimals } = env.config;
   const amountOf = (text: string): Minor | null => (text.trim() === '' ? null : parseMinor(fromInput(text), decimals));
-  const countN = /^\d{1,6}$/.test(count.trim()) ? Number(count.trim()) : null;
-  const formValid = countN !== null && (stopProfit.trim() === '' || (amountOf(stopProfit) ?? -1n) > 0n) && (stopLoss.trim() === '' || (amountOf(stopLoss) ?? -1n) > 0n) && nextStake(1n, 1n, onWin) !== null && nextStake(1n, 1n, onLoss) !== null;
+  const countRaw = /^\d{1,6}$/.test(count.trim()) ? Number(count.trim()) : null;
+  const countN = countRaw !== null && limited && (countRaw < 1 || (maxRounds !== null && countRaw > maxRounds)) ? null : countRaw;
+  const lossRequiredHere = limited && rules.autobetRequiresLossLimit;
+  const lossMissing = limited && rules.autobetRequiresLossLimit && stopLoss.trim() === '';
+  const formValid = countN !== null && !lossMissing && (stopProfit.trim() === '' || (amountOf(stopProfit) ?? -1n) > 0n) && (stopLoss.trim() === '' || (amountOf(stopLoss) ?? -1n) > 0n) && nextStake(1n, 1n, onWin) !== null && nextStake(1n, 1n, onLoss) !== null;
 
   const start = async () => {
     if (running || env.stake === null || countN === null) return;
@@ -110,6 +121,7 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
     setStopped(null);
     setProgress({ n: 0, profit: 0n });
     setRunning(true);
+    env.autobet.running(true);
     let n = 0;
     let profit = 0n;
     let stake = base;
@@ -125,6 +137,13 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
         break;
       }
       if (countN > 0 && n >= countN) break;
+      // The pacing rule (issue 27): wait out minRoundIntervalMs since the last round start.
+      await env.pace();
+      if (!mounted.current) return reportUnmounted();
+      if (stopRequest.current !== null) {
+        reason = stopRequest.current;
+        break;
+      }
       const r = await place.current(stake);
       if (!mounted.current) return reportUnmounted();
       if (!r) {
@@ -157,12 +176,13 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
       if (!mounted.current) return reportUnmounted();
     }
     setRunning(false);
+    env.autobet.running(false);
     setStopped({ reason, n });
     env.autobet.stopped(reason);
   };
 
   const disabled = running || env.locked;
-  const tabs = (
+  const tabs = rules.autobet === 'disabled' ? null : (
     <div className="gp-segmented gp-mode-tabs" role="tablist" aria-label={t('autobet.mode')}>
       {(['manual', 'auto'] as const).map((m) => (
         <button key={m} type="button" role="tab" aria-selected={mode === m} className={mode === m ? 'is-on' : ''} disabled={running} onClick={() => setMode(m)} data-testid={`autobet-tab-${m}`}>
@@ -193,7 +213,7 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
       <label className="gp-field">
         <span className="gp-label">{t('autobet.count')}</span>
         <input className="gp-input" inputMode="numeric" value={count} disabled={disabled} onChange={(e) => setCount(e.target.value)} data-testid="autobet-count" />
-        <span className="gp-hint">{t('autobet.countHelp')}</span>
+        <span className="gp-hint" data-testid="autobet-count-help">{limited ? (countRaw !== null && countN === null ? t('autobet.countRequired', { max: maxRounds ?? 999999 }) : t('autobet.countLimited', { max: maxRounds ?? 999999 })) : t('autobet.countHelp')}</span>
       </label>
       <RuleField label={t('autobet.onWin')} rule={onWin} onChange={setOnWin} disabled={disabled} id="autobet-win" />
       <RuleField label={t('autobet.onLoss')} rule={onLoss} onChange={setOnLoss} disabled={disabled} id="autobet-loss" />
@@ -204,14 +224,19 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
         </label>
         <label className="gp-field">
           <span className="gp-label">{t('autobet.stopLoss')}</span>
-          <input className="gp-input" inputMode="decimal" placeholder={t('autobet.optional')} value={stopLoss} disabled={disabled} onChange={(e) => setStopLoss(e.target.value)} data-testid="autobet-stop-loss" />
+          <input className="gp-input" inputMode="decimal" placeholder={lossRequiredHere ? '' : t('autobet.optional')} value={stopLoss} disabled={disabled} onChange={(e) => setStopLoss(e.target.value)} required={lossRequiredHere} aria-invalid={lossMissing || undefined} data-testid="autobet-stop-loss" />
         </label>
       </div>
+      {lossMissing && (
+        <p className="gp-hint gp-auto-required" data-testid="autobet-loss-required">
+          {t('autobet.lossLimitRequired')}
+        </p>
+      )}
       <p className="gp-hint gp-auto-status" role="status" data-testid="autobet-status" data-state={running ? 'running' : stopped ? 'stopped' : 'idle'} data-reason={stopped?.reason ?? ''} data-bets={running ? progress.n : (stopped?.n ?? 0)}>
         {status}
         {(running || stopped) && ` · ${t('autobet.profitSoFar', { amount: env.money(progress.profit) })}`}
       </p>
     </div>
   );
-  return { mode, running, tabs, panel };
+  return { mode: rules.autobet === 'disabled' ? 'manual' : mode, running, tabs, panel };
 }

@@ -77,6 +77,8 @@ function FitStage({ label, children }: { label: string; children: ReactNode }) {
 /** A sentence for a failed request (never the raw code). */
 export function describeError(err: unknown): string {
   if (!(err instanceof ApiError)) return errorText('UNKNOWN');
+  // The casino's own words (a loss limit, a time-out) replace ours; React writes them as text, never HTML.
+  if (err.casinoMessage) return err.casinoMessage;
   let text = errorText(err.code);
   if (err.code !== 'INVALID_GAME_PARAMS' && err.roundStatus === 'cancelled') text += ` ${t('errors.roundRefunded')}`;
   if (err.roundStatus === 'rollback_pending') text += ` ${t('errors.roundRefundPending')}`;

@@ -14,6 +14,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly roundId?: string,
     readonly roundStatus?: string,
+    /** The casino's own words of its refusal (issue 27): shown verbatim, as text, in place of ours. */
+    readonly casinoMessage?: string,
   ) {
     super(message);
   }
@@ -57,6 +59,7 @@ async function once(method: 'GET' | 'POST', path: string, body: unknown, signal?
       res.status,
       typeof obj.roundId === 'string' ? obj.roundId : undefined,
       typeof obj.roundStatus === 'string' ? obj.roundStatus : undefined,
+      typeof obj.casinoMessage === 'string' && obj.casinoMessage.trim() !== '' ? obj.casinoMessage.slice(0, 300) : undefined,
     );
   }
   return obj;

@@ -20,6 +20,8 @@ export interface Profile {
   minBet?: number;
   stakeStep?: number;
   maxBet?: number | null;
+  /** issue 27: the profile's responsible-gaming rules */
+  responsibleGaming?: Record<string, unknown> | null;
 }
 
 export interface Stack {
@@ -67,6 +69,7 @@ export async function startStack(profiles: Profile[]): Promise<Stack> {
         theme: { showBalanceInEmbed: p.showBalanceInEmbed ?? true, autobetStopOnHidden: p.autobetStopOnHidden ?? false },
         tenantId: p.tenantId ?? null,
         allowedEmbedOrigins: p.allowedEmbedOrigins ?? [],
+        ...(p.responsibleGaming !== undefined ? { responsibleGaming: p.responsibleGaming } : {}),
       },
     });
     if (res.statusCode >= 300) throw new Error(`PUT ${p.operatorId}: ${res.body}`);
