@@ -12,7 +12,7 @@
  * | `ambiguous`       | processes the request, then answers `status` (default 500) or,   | yes |
  * |                   | with `mode: 'drop'`, destroys the socket; with `mode: 'late'`,   |     |
  * |                   | answers the real answer only after `ms` (past the caller's timeout) |  |
- * | `refuse`          | answers `status` (default 400) with `{"code": code}`             | no, and the key stays free |
+ * | `refuse`          | answers `status` (default 400) with `{"code": code}` (+`message`)      | no, and the key stays free |
  * | `huge`            | answers 200 with a JSON body of `bytes` bytes (default 60 MB),   | only with `applied: true` |
  * |                   | streamed; with `applied: true` the request is processed first;   |     |
  * |                   | `chunked: true` sends no Content-Length (a hostile casino)        |     |
@@ -30,7 +30,7 @@ export type FaultAction =
   | { kind: 'status'; status: number; code?: string }
   | { kind: 'drop' }
   | { kind: 'ambiguous'; mode?: 'status' | 'drop' | 'late'; status?: number; ms?: number }
-  | { kind: 'refuse'; code: string; status?: number }
+  | { kind: 'refuse'; code: string; status?: number; message?: string }
   | { kind: 'huge'; bytes?: number; applied?: boolean; chunked?: boolean };
 
 export type FaultRule = FaultAction & {
@@ -133,6 +133,7 @@ export function validateFaultRules(input: unknown): FaultRule[] {
       case 'refuse':
         if (typeof r['code'] !== 'string' || r['code'] === '') fail('code is required');
         int('status', 400, 499);
+        if (r['message'] !== undefined && typeof r['message'] !== 'string') fail('message must be a string');
         break;
       case 'drop':
         break;

@@ -225,7 +225,8 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
       case 'status':
         return answer(fault.status, { code: fault.code ?? (fault.status === 429 ? 'RATE_LIMITED' : 'CASINO_UNAVAILABLE'), message: 'injected fault' });
       case 'refuse':
-        return answer(fault.status ?? 400, { code: fault.code, message: 'refused (injected fault)' });
+        // `message` only when the rule gives one: the provider shows a refusal's message to the player (issue 27)
+        return answer(fault.status ?? 400, { code: fault.code, ...(fault.message !== undefined ? { message: fault.message } : {}) });
       case 'delay':
       case 'delay-then-drop':
         try {
