@@ -11,7 +11,7 @@ import { ensureDemoOperator } from './operators/operators.js';
 import { createOperatorStore, type OperatorStore } from './operators/operator-store.js';
 import type { RoundDeps } from './rounds/round-actions.js';
 import { countOpenRounds } from './rounds/round-store/work.js';
-import { runWalletRetryJob } from './rounds/wallet-retry-job.js';
+import { retriesOnSessionStart } from './rounds/wallet-retry-job.js';
 import { oldestPendingAges } from './rounds/pending-age.js';
 import { currentRequestId, noteRequest } from './infra/request-context.js';
 import { createSessionService, type SessionService } from './sessions/sessions.js';
@@ -102,14 +102,7 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     operators,
     wallet,
     lifetimes: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
-    // A new session starts the retries of that player's pending credits and rollbacks, in the background.
-    retryPlayer: (operatorId, playerRef) => {
-      const p = runWalletRetryJob(money, { operatorId, playerRef, limit: 100, sweepAbandoned: false })
-        .then((s) => metrics.retryRun(operatorId, 'session', { claimed: s.scanned, settled: s.succeeded, failed: s.stillPending }))
-        .catch(() => undefined);
-      background.add(p);
-      void p.finally(() => background.delete(p));
-    },
+    retryPlayer: retriesOnSessionStart(() => money, background, (operatorId, s) => metrics.retryRun(operatorId, 'session', { claimed: s.scanned, settled: s.succeeded, failed: s.stillPending })),
   });
   const money: RoundDeps = { db, box, operators, wallet, config, sessions, kv, metrics, onStatus: metrics.roundReached };
   const services: Services = { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background, metrics, lifecycle: { shuttingDown: false }, walletLog };

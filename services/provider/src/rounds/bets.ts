@@ -11,10 +11,9 @@ import { isInstantGame, prepareInstantBet, type GameType } from '@gp/game-core/g
 import { applyMultiplier, checkMaxPayout, checkStake, parseAmount } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import { runIdempotent, scopeOf, StoredAnswer } from './idempotency.js';
-import { campaignForBet, freeBetRefusal } from './free-bets.js';
-import { creditAndFinish, debitAndSettle } from './money-path/settled-bet.js';
-import { openFreeBetRound, openRound } from './money-path/opening.js';
-import { latestBalance } from '../sessions/player-balances.js';
+import { campaignForBet } from './free-bets.js';
+import { creditAndFinish, settleOpenedBet } from './money-path/settled-bet.js';
+import { fundingOf, openRound, type Seeds } from './money-path/opening.js';
 import { openingChecks, type RoundDeps } from './round-actions.js';
 import { getRound } from './round-store/reads.js';
 import type { Round } from './round-store/rows.js';
@@ -40,15 +39,30 @@ async function betAnswer(deps: RoundDeps, round: Round): Promise<BetView> {
   return betView(deps.db, round);
 }
 
+/**
+ * One flow for a paid bet and a free bet (issue 17), the funding a parameter. A free bet takes its
+ * campaign's game and amount, its params as defaults under the request's, and sends no debit: one
+ * transaction uses the free bet and opens the round with its result fixed and its credit recorded
+ * (money-path/opening.ts); the key's request includes the campaign. Then, for both, the credit is
+ * sent and the answer stored with the key.
+ */
 export async function placeBet(deps: RoundDeps, input: PlaceBetInput): Promise<BetView> {
   if (!isInstantGame(input.gameType)) {
     throw new AppError('VALIDATION_ERROR', `${input.gameType} is played through its active-round endpoints, not POST /api/bets`);
   }
-  if (input.freeBetCampaignId !== undefined) return placeFreeBet(deps, input, input.freeBetCampaignId);
   const session = await deps.sessions.get(deps.db, input.sessionId);
-  const bet = prepareInstantBet(input.gameType, input.params);
-  const amount = parseAmount(input.amount, session.currency);
-  const scope = scopeOf(session, input.idempotencyKey, { op: 'bet', gameType: bet.gameType, amount, clientSeed: input.clientSeed ?? null, params: bet.params });
+  const funding = fundingOf(input.freeBetCampaignId);
+  let params = input.params;
+  let amount: bigint | undefined;
+  if (funding.kind === 'free-bet') {
+    amount = parseAmount(input.amount, session.currency);
+    const campaign = await campaignForBet(deps, session, funding.campaignId, input.gameType, amount);
+    params = { ...campaign.params, ...((input.params as Record<string, unknown> | undefined) ?? {}) };
+  }
+  const bet = prepareInstantBet(input.gameType, params);
+  const stake = amount ?? parseAmount(input.amount, session.currency);
+  const free = funding.kind === 'free-bet' ? { freeBetCampaignId: funding.campaignId } : {};
+  const scope = scopeOf(session, input.idempotencyKey, { op: 'bet', gameType: bet.gameType, amount: stake, clientSeed: input.clientSeed ?? null, params: bet.params, ...free });
 
   return runIdempotent(deps.db, {
     scope,
@@ -56,67 +70,23 @@ export async function placeBet(deps: RoundDeps, input: PlaceBetInput): Promise<B
     fromRound: (round) => betAnswer(deps, round),
     async execute() {
       const { operator } = await openingChecks(deps, session, bet.gameType, { autobet: input.autobet });
-      checkStake(amount, operator);
-      checkMaxPayout(amount, bet.maxMultiplier4, operator);
-      const opened = await openRound(deps, { session, operator, gameType: bet.gameType, amount, params: bet.params, clientSeed: input.clientSeed }, { claim: scope });
+      if (funding.kind === 'debit') checkStake(stake, operator); // a free bet's amount is its campaign's, checked when it was made
+      checkMaxPayout(stake, bet.maxMultiplier4, operator);
+      const settle = (seeds: Seeds) => {
+        const settled = bet.settle(floats(seeds.serverSeed, seeds.clientSeed, seeds.nonce, bet.floatsNeeded));
+        return { ...settled, payout: applyMultiplier(stake, settled.multiplier4) };
+      };
+      const opened = await openRound(deps, { session, operator, gameType: bet.gameType, amount: stake, params: bet.params, clientSeed: input.clientSeed }, { claim: scope, funding, settle });
       const { round } = opened;
-      const closed = await debitAndSettle(deps, operator, opened, session.launchToken, () => {
-        const settled = bet.settle(floats(opened.serverSeed, round.clientSeed, round.nonce, bet.floatsNeeded));
-        return { ...settled, payout: applyMultiplier(amount, settled.multiplier4) };
-      });
+      const closed = await settleOpenedBet(deps, operator, opened, session.launchToken, settle);
       // null: the retry job took the round over meanwhile (its lease ran out): answer what it became.
       if (!closed) return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
       const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
       const finished = await creditAndFinish(deps, operator, closed.round, closed.credit, scope, (final, credit, balance) =>
-        betViewOf(final, [closed.debit, credit], pair, { balance: balance ?? closed.balance }),
+        betViewOf(final, [...closed.callbacks, credit], pair, { balance: balance ?? closed.balance }),
       );
       if (finished) return new StoredAnswer(finished.answer);
       return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
     },
   }, deps.metrics);
-}
-
-/**
- * A free bet (issue 17): the campaign's game and amount, its params as defaults under the
- * request's; no debit. One transaction uses the free bet and opens the round with its result
- * fixed and its credit recorded (money-path/opening.ts `openFreeBetRound`); then the credit is sent and
- * the answer stored with the key, as for a paid bet. Same idempotency rules: the key's request
- * includes the campaign.
- */
-async function placeFreeBet(deps: RoundDeps, input: PlaceBetInput, campaignId: string): Promise<BetView> {
-  const gameType = input.gameType;
-  if (!isInstantGame(gameType)) throw new AppError('VALIDATION_ERROR', `${gameType} is not played through POST /api/bets`);
-  const session = await deps.sessions.get(deps.db, input.sessionId);
-  const amount = parseAmount(input.amount, session.currency);
-  const campaign = await campaignForBet(deps, session, campaignId, gameType, amount);
-  const bet = prepareInstantBet(gameType, { ...campaign.params, ...((input.params as Record<string, unknown> | undefined) ?? {}) });
-  const scope = scopeOf(session, input.idempotencyKey, { op: 'bet', gameType: bet.gameType, amount, clientSeed: input.clientSeed ?? null, params: bet.params, freeBetCampaignId: campaignId });
-
-  return runIdempotent(deps.db, {
-    scope,
-    waitMs: deps.config.idempotencyWaitMs,
-    fromRound: (round) => betAnswer(deps, round),
-    async execute() {
-      const { operator } = await openingChecks(deps, session, bet.gameType, { autobet: input.autobet });
-      checkMaxPayout(amount, bet.maxMultiplier4, operator);
-      const opened = await openFreeBetRound(
-        deps,
-        { session, operator, gameType: bet.gameType, amount, params: bet.params, clientSeed: input.clientSeed, campaignId },
-        {
-          claim: scope,
-          settle: (seeds) => {
-            const settled = bet.settle(floats(seeds.serverSeed, seeds.clientSeed, seeds.nonce, bet.floatsNeeded));
-            return { ...settled, payout: applyMultiplier(amount, settled.multiplier4) };
-          },
-          refusal: () => freeBetRefusal(deps, campaignId, session.playerRef),
-        },
-      );
-      const credit = opened.credit!;
-      const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
-      const before = await latestBalance(deps.db, session.operatorId, session.playerRef, session.currency);
-      const finished = await creditAndFinish(deps, operator, opened.round, credit, scope, (final, sent, balance) => betViewOf(final, [sent], pair, { balance: balance ?? before }));
-      if (finished) return new StoredAnswer(finished.answer);
-      return betAnswer(deps, (await getRound(deps.db, opened.round.roundId)) ?? opened.round);
-    },
-  });
 }

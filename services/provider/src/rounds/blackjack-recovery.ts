@@ -18,7 +18,6 @@
 import { applyBlackjackAction, isFinal, settlement, withdrawExtraDebit, type BlackjackState, type ExtraDebit } from '@gp/game-core/games';
 import { AppError } from '../errors.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
-import type { Tx } from '../store/db.js';
 import { completeInterruptedKeys } from './idempotency.js';
 import { closeRound, releaseActiveRound, takeOverActiveRound, type CloseInput } from './money-path/active-round.js';
 import { extraDebitError, markExtraDebitUnanswered, resendExtraDebitRollback, rollbackExtraDebit, wasCleanlyRefused } from './money-path/extra-debits.js';
@@ -40,13 +39,13 @@ export async function closeBlackjack(
   operator: OperatorWithSecret,
   round: Round,
   state: BlackjackState,
-  opts: { from: RoundStatus[]; launchToken: string; inTx?: (tx: Tx) => Promise<void> },
+  opts: { from: RoundStatus[]; launchToken: string },
 ) {
-  return closeRound(deps, operator, round, { ...blackjackClose(round, state, opts), ...(opts.inTx ? { inTx: opts.inTx } : {}) });
+  return closeRound(deps, operator, round, blackjackClose(round, state, opts));
 }
 
 /** How a Blackjack round closes (the final state, its result, the total payout and stake): `closeBlackjack`, or money-path/active-round.ts `closeAndCredit`. */
-export function blackjackClose(round: Round, state: BlackjackState, opts: { from: RoundStatus[]; launchToken: string }): Omit<CloseInput, 'inTx'> {
+export function blackjackClose(round: Round, state: BlackjackState, opts: { from: RoundStatus[]; launchToken: string }): CloseInput {
   const s = settlement(state);
   return {
     from: opts.from,

@@ -38,7 +38,7 @@ import type { SessionWithToken } from '../sessions/sessions.js';
 import { claimKey, runIdempotent, scopeOf, StoredAnswer, type IdempotencyScope } from './idempotency.js';
 import { applyPaidAction, takeExtraDebit } from './money-path/extra-debits.js';
 import { closeAndCredit, debitAndActivate } from './money-path/active-round.js';
-import { debitOpenedRound } from './money-path/opening.js';
+import { PAID, debitOpenedRound } from './money-path/opening.js';
 import { RoundBusyError } from './money-path/callbacks.js';
 import { blackjackPlayerView, blackjackStateOf } from './player-view.js';
 import { blackjackClose, closeBlackjack, takeOverStaleRound } from './blackjack-recovery.js';
@@ -95,6 +95,7 @@ export async function startBlackjackRound(deps: RoundDeps, input: StartBlackjack
         scope,
         { session, operator, amount, clientSeed: input.clientSeed, gameType: 'blackjack', params: {} },
         { floats: BLACKJACK_FLOATS, state: (f) => startBlackjack(f, amount) },
+        PAID,
       );
       const { round } = opened;
       const state = blackjackStateOf(round);

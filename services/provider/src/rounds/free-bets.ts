@@ -2,7 +2,7 @@
  * Free-bet campaigns (issue 17): a casino gives players N bets of a fixed amount on one game,
  * paid for by the operator. Created, listed, extended with players and cancelled through the
  * admin API and the casino's signed operator API (its own campaigns only); a player's session
- * lists what is left. Using one is the money path's `openFreeBetRound` (no debit; one credit of
+ * lists what is left. Using one is the money path's opening with funding `free-bet` (no debit; one credit of
  * the payout with `freeBet: true` and `campaignId`), called by bets.ts and mines.ts.
  *
  * Refusals use CONTRACT.md §2 codes only (docs/free-bets.md has the table):

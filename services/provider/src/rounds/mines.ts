@@ -30,18 +30,16 @@ import { AppError } from '../errors.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import { latestBalance } from '../sessions/player-balances.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
-import { isUniqueViolation, type Tx } from '../store/db.js';
-import { claimKey, runIdempotent, scopeOf, StoredAnswer, type IdempotencyScope } from './idempotency.js';
+import { runIdempotent, scopeOf, StoredAnswer, type IdempotencyScope } from './idempotency.js';
 import { closeAndCredit, closeRound, debitAndActivate } from './money-path/active-round.js';
-import { openFreeBetRound } from './money-path/opening.js';
+import { fundingOf } from './money-path/opening.js';
 import { operatorFor, RoundBusyError } from './money-path/callbacks.js';
-import { campaignForBet, freeBetRefusal } from './free-bets.js';
-import { floats } from '@gp/game-core/fairness';
+import { campaignForBet } from './free-bets.js';
 import { minesPlayerView, minesStateOf } from './player-view.js';
 import { advanceRound, openActiveRound, openingChecks, openRoundOfSessionPlayer, roundOfSession, runRoundAction, type AbandonedRoundHandler, type RoundDeps } from './round-actions.js';
-import { getRound, openRoundOfPlayer, type RoundWithContext } from './round-store/reads.js';
+import { getRound, type RoundWithContext } from './round-store/reads.js';
 import type { Callback, Round } from './round-store/rows.js';
-import { isFailed, publicStatusOf } from './round-status.js';
+import { isFailed, type RoundStatus } from './round-status.js';
 import { betView, betViewOf, failedRoundError, type PairView } from './round-view.js';
 
 export type MinesAnswer = Awaited<ReturnType<typeof betView>>;
@@ -87,13 +85,29 @@ function startParams(input: StartMinesInput): MinesParams {
   return parseGameParams('mines', { ...input.params, ...(input.mineCount !== undefined ? { mineCount: input.mineCount } : {}) });
 }
 
+/**
+ * One flow for a paid and a free Mines round (issue 17), the funding a parameter. A free round
+ * takes its campaign's amount, its params as defaults under the request's; one transaction uses the
+ * free bet and opens the round `active` with its mines dealt (no debit); reveal and cashout then run
+ * as for any round, and the one credit at close carries `freeBet: true` and `campaignId`.
+ */
 export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): Promise<MinesAnswer> {
-  if (input.freeBetCampaignId !== undefined) return startFreeMinesRound(deps, input, input.freeBetCampaignId);
   const session = await deps.sessions.get(deps.db, input.sessionId);
-  const params = startParams(input);
-  const amount = parseAmount(input.amount, session.currency);
-
-  const scope = scopeOf(session, input.idempotencyKey, { op: 'mines:start', amount, clientSeed: input.clientSeed ?? null, params });
+  const funding = fundingOf(input.freeBetCampaignId);
+  let params: MinesParams;
+  let amount: bigint;
+  if (funding.kind === 'free-bet') {
+    amount = parseAmount(input.amount, session.currency);
+    const campaign = await campaignForBet(deps, session, funding.campaignId, 'mines', amount);
+    const merged: Record<string, unknown> = { ...campaign.params, ...input.params };
+    if (input.mineCount !== undefined && input.params?.mineCount === undefined) delete merged.mineCount;
+    params = startParams({ ...input, params: merged });
+  } else {
+    params = startParams(input);
+    amount = parseAmount(input.amount, session.currency);
+  }
+  const free = funding.kind === 'free-bet' ? { freeBetCampaignId: funding.campaignId } : {};
+  const scope = scopeOf(session, input.idempotencyKey, { op: 'mines:start', amount, clientSeed: input.clientSeed ?? null, params, ...free });
   return runIdempotent(deps.db, {
     scope,
     waitMs: deps.config.idempotencyWaitMs,
@@ -101,14 +115,17 @@ export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): 
     async execute() {
       const { operator } = await openingChecks(deps, session, 'mines', { autobet: input.autobet });
       // No MAX_PAYOUT_EXCEEDED for Mines: its payout is capped at maxPayout instead (CONTRACT.md §10).
-      checkStake(amount, operator);
-      // One transaction: the nonce, the round with its debit recorded, the mines of that nonce under the committed seed, the key.
+      // A free bet's amount is its campaign's, checked when the campaign was made.
+      if (funding.kind === 'debit') checkStake(amount, operator);
+      // One statement: the nonce, the round with its debit recorded (or the free bet used), the mines of that nonce under the committed seed, the key.
       const opened = await openActiveRound(
         deps,
         scope,
         { session, operator, amount, clientSeed: input.clientSeed, gameType: 'mines', params: { ...params } },
         { floats: MINES_FLOATS, state: (f) => startMines(f, params.mineCount) },
+        funding,
       );
+      if (!opened.debit) return minesAnswer(deps, opened.round); // a free bet: playable already
       // One statement: the debit's answer, the round active, the request's answer with its key.
       const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
       const started = await debitAndActivate(deps, operator, opened, scope, async (active, debit, balance) =>
@@ -119,49 +136,6 @@ export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): 
       return minesAnswer(deps, (await getRound(deps.db, opened.round.roundId)) ?? opened.round);
     },
   }, deps.metrics);
-}
-
-/**
- * A free Mines round (issue 17): the campaign's amount, its params as defaults under the
- * request's. One transaction uses the free bet and opens the round `active` with its mines dealt
- * (no debit); reveal and cashout then run as for any round, and the one credit at close carries
- * `freeBet: true` and `campaignId`.
- */
-async function startFreeMinesRound(deps: RoundDeps, input: StartMinesInput, campaignId: string): Promise<MinesAnswer> {
-  const session = await deps.sessions.get(deps.db, input.sessionId);
-  const amount = parseAmount(input.amount, session.currency);
-  const campaign = await campaignForBet(deps, session, campaignId, 'mines', amount);
-  const merged: Record<string, unknown> = { ...campaign.params, ...input.params };
-  if (input.mineCount !== undefined && input.params?.mineCount === undefined) delete merged.mineCount;
-  const params = startParams({ ...input, params: merged });
-  const scope = scopeOf(session, input.idempotencyKey, { op: 'mines:start', amount, clientSeed: input.clientSeed ?? null, params, freeBetCampaignId: campaignId });
-  return runIdempotent(deps.db, {
-    scope,
-    waitMs: deps.config.idempotencyWaitMs,
-    fromRound: (round) => minesAnswer(deps, round),
-    async execute() {
-      const { operator } = await openingChecks(deps, session, 'mines', { autobet: input.autobet });
-      try {
-        const opened = await openFreeBetRound(
-          deps,
-          { session, operator, amount, clientSeed: input.clientSeed, gameType: 'mines', params: { ...params }, campaignId },
-          {
-            claim: scope,
-            deal: (seeds) => startMines(floats(seeds.serverSeed, seeds.clientSeed, seeds.nonce, MINES_FLOATS), params.mineCount),
-            refusal: () => freeBetRefusal(deps, campaignId, session.playerRef),
-          },
-        );
-        return minesAnswer(deps, opened.round);
-      } catch (err) {
-        if (isUniqueViolation(err, 'rounds_one_open_per_player')) {
-          const refusal = new AppError('ACTIVE_ROUND_EXISTS', 'finish the active Mines round first');
-          const open = await openRoundOfPlayer(deps.db, session.operatorId, session.playerRef, 'mines');
-          throw open ? refusal.withRound(open.roundId, publicStatusOf(open)) : refusal;
-        }
-        throw err;
-      }
-    },
-  });
 }
 
 /* ---------------------------------------------------------------------------------- actions */
@@ -180,7 +154,7 @@ export async function revealMinesTile(deps: RoundDeps, input: MinesActionInput &
     fromRound: (round) => minesAnswer(deps, round),
     async apply({ round, loaded, session, operator, scope }) {
       const outcome = revealTile(minesStateOf(round), input.tile, { amountMinor: round.amount, limits: operator });
-      if (outcome.final) return finishMinesRound(deps, { round, loaded, operator, session, scope, state: outcome.state });
+      if (outcome.final) return closeMinesRound(deps, { round, operator, session, state: outcome.state }, { scope, loaded });
       // One statement: the new state at the version read, the key with its answer.
       const answer = minesAnswerOf({ ...round, state: outcome.state }, loaded.callbacks, loaded.pair, loaded.balance);
       return advanceRound(deps, round, scope, { state: outcome.state }, answer);
@@ -195,7 +169,7 @@ export async function cashoutMinesRound(deps: RoundDeps, input: MinesActionInput
     request: { action: 'cashout' },
     fromRound: (round) => minesAnswer(deps, round),
     async apply({ round, loaded, session, operator, scope }) {
-      return finishMinesRound(deps, { round, loaded, operator, session, scope, state: cashoutMines(minesStateOf(round)) });
+      return closeMinesRound(deps, { round, operator, session, state: cashoutMines(minesStateOf(round)) }, { scope, loaded });
     },
   });
 }
@@ -214,52 +188,37 @@ function closeFigures(state: MinesState, amount: bigint, operator: OperatorWithS
 }
 
 /**
- * A player's request that ends the round (cashout, a mine, the last safe tile): one statement
- * fixes the final state, records the one credit and claims the key; once the credit is
- * answered, one statement stores its answer, the final status and the request's answer.
+ * Ends a round (cashout, a mine, the last safe tile; or the abandoned-round sweep): one statement
+ * fixes the final state and records the one credit, then the credit is sent. For a player's
+ * request (`request`) that statement also claims the key, and once the credit is answered one
+ * statement stores its answer, the final status and the request's answer. For the sweep
+ * (`request` null) it answers the final (or credit_pending) round.
  */
-async function finishMinesRound(
-  deps: RoundDeps,
-  c: { round: Round; loaded: RoundWithContext; operator: OperatorWithSecret; session: Pick<SessionWithToken, 'launchToken'>; scope: IdempotencyScope; state: MinesState },
-): Promise<MinesAnswer | StoredAnswer<MinesAnswer>> {
-  const { round, loaded } = c;
-  const closed = await closeAndCredit(
-    deps,
-    c.operator,
-    round,
-    {
-      from: ['active'],
-      version: round.version,
-      result: minesResultView(c.state),
-      state: c.state,
-      ...closeFigures(c.state, round.amount, c.operator),
-      closeStatus: c.state.status === 'busted' ? 'busted' : 'cashed_out',
-      launchToken: c.session.launchToken,
-    },
-    c.scope,
-    (final, credit, balance) => minesAnswerOf(final, [...loaded.callbacks, credit], loaded.pair, balance ?? loaded.balance),
-  );
-  if (closed.answer !== null) return new StoredAnswer(closed.answer);
-  return minesAnswer(deps, closed.round);
-}
-
-/** Fixes the final state and sends the round's one credit (the abandoned-round sweep); answers the final (or credit_pending) bet. */
 async function closeMinesRound(
   deps: RoundDeps,
-  c: { round: Round; operator: OperatorWithSecret; session: Pick<SessionWithToken, 'launchToken'>; scope: IdempotencyScope | null; state: MinesState },
-): Promise<MinesAnswer> {
-  const { round, scope } = c;
-  const closed = await closeRound(deps, c.operator, round, {
-    from: ['active'],
+  c: { round: Round; operator: OperatorWithSecret; session: Pick<SessionWithToken, 'launchToken'>; state: MinesState },
+  request: { scope: IdempotencyScope; loaded: RoundWithContext } | null,
+): Promise<MinesAnswer | StoredAnswer<MinesAnswer>> {
+  const { round } = c;
+  const close = {
+    from: ['active'] as RoundStatus[],
     version: round.version,
     result: minesResultView(c.state),
     state: c.state,
     ...closeFigures(c.state, round.amount, c.operator),
-    closeStatus: c.state.status === 'busted' ? 'busted' : 'cashed_out',
+    closeStatus: c.state.status === 'busted' ? ('busted' as const) : ('cashed_out' as const),
     launchToken: c.session.launchToken,
-    ...(scope ? { inTx: (tx: Tx) => claimKey(tx, scope, round.roundId) } : {}),
-  });
-  return minesAnswer(deps, closed.round, closed.balance);
+  };
+  if (!request) {
+    const closed = await closeRound(deps, c.operator, round, close);
+    return minesAnswer(deps, closed.round, closed.balance);
+  }
+  const { loaded } = request;
+  const closed = await closeAndCredit(deps, c.operator, round, close, request.scope, (final, credit, balance) =>
+    minesAnswerOf(final, [...loaded.callbacks, credit], loaded.pair, balance ?? loaded.balance),
+  );
+  if (closed.answer !== null) return new StoredAnswer(closed.answer);
+  return minesAnswer(deps, closed.round);
 }
 
 /* ---------------------------------------------------------------------------------- lookups */
@@ -294,7 +253,7 @@ export const closeAbandonedMinesRound: AbandonedRoundHandler = async (deps, roun
   const operator = await operatorFor(deps, round.operatorId);
   const session = await deps.sessions.load(deps.db, round.sessionId);
   try {
-    await closeMinesRound(deps, { round, operator, session, scope: null, state: cashoutMines(state) });
+    await closeMinesRound(deps, { round, operator, session, state: cashoutMines(state) }, null);
   } catch (err) {
     if (err instanceof RoundBusyError) return null;
     throw err;

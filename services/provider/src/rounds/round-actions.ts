@@ -18,12 +18,13 @@ import { AppError } from '../errors.js';
 import { LockBusyError, withLock, type KeyValueStore } from '../infra/kv.js';
 import { annotateRound } from '../infra/tracing.js';
 import type { AbandonedRoundPolicy, OperatorWithSecret } from '../operators/operator-schema.js';
+import { checkSessionGame } from '../sessions/session-game.js';
 import type { SessionService, SessionWithToken } from '../sessions/sessions.js';
 import { isUniqueViolation } from '../store/db.js';
 import { stringifyJson } from '../infra/json.js';
 import { runIdempotent, scopeOf, StoredAnswer, type IdempotencyScope } from './idempotency.js';
 import { keyTakenOr, operatorFor, RoundBusyError, type MoneyDeps } from './money-path/callbacks.js';
-import { openRound, type OpenedRound, type OpenRoundInput } from './money-path/opening.js';
+import { type Funding, openRound, type OpenedRound, type OpenRoundInput } from './money-path/opening.js';
 import { advanceActiveRound } from './round-store/writes.js';
 import { getRound, getRoundWithContext, openRoundOfPlayer, type RoundWithContext } from './round-store/reads.js';
 import type { Round } from './round-store/rows.js';
@@ -47,9 +48,7 @@ export async function openingChecks(deps: RoundDeps, session: SessionWithToken, 
   // Every limit and callback of a session is in its one currency (a profile's currency is fixed once it has sessions).
   if (session.currency !== operator.currency) throw new AppError('CURRENCY_MISMATCH', `this session is in ${session.currency}, the profile now in ${operator.currency}`);
   if (!operator.enabledGames.includes(gameType)) throw new AppError('GAME_DISABLED', `${gameType} is disabled for this operator`);
-  if (session.launchMode === 'single' && session.gameType !== gameType) {
-    throw new AppError('SESSION_GAME_MISMATCH', `this session is for ${session.gameType}, not ${gameType}`);
-  }
+  checkSessionGame(session, gameType);
   if (deps.wallet.circuitOpen(operator.operatorId)) throw new AppError('CASINO_NETWORK_ERROR', 'the casino is unreachable right now; try again shortly');
   await checkRoundStart(deps.kv, operator, session, start); // responsible gaming (issue 27): AUTOBET_DISABLED, ROUND_TOO_FAST
   return { operator };
@@ -154,7 +153,7 @@ export async function advanceRound<T>(deps: RoundDeps, round: Round, scope: Idem
 }
 
 /**
- * Opens a Mines or Blackjack round: in one transaction the round with its debit recorded, its
+ * Opens a Mines or Blackjack round, paid or free (`funding`): in one statement the round with its debit recorded (none for a free bet), its
  * state dealt from the committed seed (the outcome is fixed before the player acts, CONTRACT.md
  * §9) and the request's idempotency key. A second open round of the player is
  * ACTIVE_ROUND_EXISTS naming that round, before any wallet call (unless the same request won the
@@ -165,9 +164,10 @@ export async function openActiveRound(
   scope: IdempotencyScope,
   input: OpenRoundInput & { gameType: 'mines' | 'blackjack' },
   deal: { floats: number; state(floats: number[]): unknown },
+  funding: Funding,
 ): Promise<OpenedRound> {
   try {
-    return await openRound(deps, input, { claim: scope, deal: (pair) => deal.state(floats(pair.serverSeed, pair.clientSeed, pair.nonce, deal.floats)) });
+    return await openRound(deps, input, { claim: scope, funding, deal: (pair) => deal.state(floats(pair.serverSeed, pair.clientSeed, pair.nonce, deal.floats)) });
   } catch (err) {
     if (isUniqueViolation(err, 'rounds_one_open_per_player')) {
       const refusal = new AppError('ACTIVE_ROUND_EXISTS', `finish the active ${input.gameType === 'mines' ? 'Mines' : 'Blackjack'} round first`);

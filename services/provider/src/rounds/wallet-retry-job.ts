@@ -136,3 +136,24 @@ async function sweepAbandonedRounds(deps: RoundDeps, filter: WorkFilter): Promis
   }
   return items;
 }
+
+/**
+ * A new session starts the retries of its player's pending credits and rollbacks in the
+ * background (SPEC rule 9; up to 100 rounds, no abandoned-round sweep). Each run is held in
+ * `background` until it ends (the server awaits them on close); a failure is left to the cron job.
+ * `deps` is read when a session starts (the composition root builds it after the sessions);
+ * `onRun` sees each run's summary (the metrics).
+ */
+export function retriesOnSessionStart(
+  deps: () => RoundDeps,
+  background: Set<Promise<unknown>>,
+  onRun?: (operatorId: string, summary: Awaited<ReturnType<typeof runWalletRetryJob>>) => void,
+): (operatorId: string, playerRef: string) => void {
+  return (operatorId, playerRef) => {
+    const p = runWalletRetryJob(deps(), { operatorId, playerRef, limit: 100, sweepAbandoned: false })
+      .then((summary) => onRun?.(operatorId, summary))
+      .catch(() => undefined);
+    background.add(p);
+    void p.finally(() => background.delete(p));
+  };
+}

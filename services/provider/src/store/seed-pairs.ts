@@ -64,25 +64,6 @@ export async function currentSeedPair(db: Queryable, operatorId: string, playerR
   return fromRow(row);
 }
 
-/**
- * Takes the next nonce of the player's current pair (creating the pair when missing); a given
- * clientSeed becomes the pair's client seed (CONTRACT.md §9). Answers the pair as used.
- */
-export async function reserveNonce(tx: Tx, operatorId: string, playerRef: string, clientSeed: string | undefined): Promise<SeedPair & { nonce: bigint }> {
-  await currentSeedPair(tx, operatorId, playerRef);
-  const rows = await tx<SeedPairRow>('seed_pairs')
-    .where({ operator_id: operatorId, player_ref: playerRef, revealed: false })
-    .update({
-      next_nonce: tx.raw('next_nonce + 1'),
-      ...(clientSeed !== undefined ? { client_seed: clientSeed } : {}),
-    })
-    .returning('*');
-  const row = rows[0];
-  if (!row) throw new Error('no current seed pair');
-  const pair = fromRow(row);
-  return { ...pair, nonce: pair.nextNonce - 1n };
-}
-
 export async function seedPairById(db: Queryable, id: string): Promise<SeedPair | null> {
   const row = await db<SeedPairRow>('seed_pairs').where({ id }).first();
   return row ? fromRow(row) : null;

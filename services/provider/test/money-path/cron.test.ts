@@ -3,7 +3,7 @@
  * CONTRACT.md §1, §12 and §13: GET /api/cron/wallet-retries and the retries a new session starts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openRound } from '../../src/rounds/money-path/opening.js';
+import { PAID, openRound } from '../../src/rounds/money-path/opening.js';
 import { operatorFor } from '../../src/rounds/money-path/callbacks.js';
 import { httpTransport } from '../../src/wallet/wallet-client.js';
 import { ADMIN_TOKEN, adminHeaders, createTestApp, type TestApp } from '../helpers/app.js';
@@ -114,7 +114,7 @@ describe('what one call retries', () => {
     const deps = w.t.services.money;
     const session = await deps.sessions.get(deps.db, a1.sessionId);
     const operator = await operatorFor(deps, 'op-a');
-    const opened = await openRound(deps, { session, operator, gameType: 'dice', amount: 100n, params: { target: 50, direction: 'over' }, clientSeed: undefined }, { claim: null });
+    const opened = await openRound(deps, { session, operator, gameType: 'dice', amount: 100n, params: { target: 50, direction: 'over' }, clientSeed: undefined }, { claim: null, funding: PAID });
     const roundId = opened.round.roundId;
     // not yet: its lease runs
     expect(idsOf(summary(await w.cron()))).not.toContain(roundId);
@@ -126,7 +126,7 @@ describe('what one call retries', () => {
     expect(await deps.db('wallet_callbacks').where({ idempotency_key: `${roundId}:debit` }).first()).toMatchObject({ callback_status: 'failed', error_code: 'CASINO_TIMEOUT' });
     expect(w.ledger(roundId).map((tx) => [tx.type, tx.amount])).toEqual([['rollback', 0n]]);
     // the debit the dead worker never sent arrives now: refused
-    const late = await deps.wallet.call(operator, '/wallet/debit', deps.box.open(opened.debit.requestBodyEnc), opened.debit.idempotencyKey);
+    const late = await deps.wallet.call(operator, '/wallet/debit', deps.box.open(opened.debit!.requestBodyEnc), opened.debit!.idempotencyKey);
     expect(late).toMatchObject({ kind: 'refused', statusCode: 400, casinoCode: 'DEBIT_ROLLED_BACK' });
     expect(w.ledger(roundId).map((tx) => tx.type)).toEqual(['rollback']);
   });

@@ -5,13 +5,12 @@
  */
 import { stringifyJson } from '../../infra/json.js';
 import type { OperatorWithSecret } from '../../operators/operator-schema.js';
-import type { Tx } from '../../store/db.js';
-import { type IdempotencyScope } from '../idempotency.js';
-import { closeRoundWithCredit, leaseActiveRound, recordCallbackResult, storeDebitAndActivate, updateRound } from '../round-store/writes.js';
+import type { IdempotencyScope } from '../idempotency.js';
+import { closeRoundWithCredit, leaseActiveRound, recordCallbackResult, storeDebitAndActivate } from '../round-store/writes.js';
 import { getRound } from '../round-store/reads.js';
 import type { Callback, Round } from '../round-store/rows.js';
 import type { CloseStatus, RoundStatus } from '../round-status.js';
-import { afterAttempt, attempt, creditBody, creditKey, keyTakenOr, leaseUntil, type MoneyDeps, newCallback, recordCallback, RoundBusyError } from './callbacks.js';
+import { afterAttempt, attempt, creditBody, creditKey, keyTakenOr, leaseUntil, type MoneyDeps, newCallback, RoundBusyError } from './callbacks.js';
 import { debitNotConfirmed, type OpenedRound } from './opening.js';
 import { creditAndFinish } from './settled-bet.js';
 import { sendPendingCredit } from './pending-retries.js';
@@ -35,6 +34,7 @@ export async function debitAndActivate<A>(
   answerOf: (active: Round, debit: Callback, balance: bigint | null) => A | Promise<A>,
 ): Promise<{ answer: A; round: Round } | null> {
   const { round, debit } = opened;
+  if (!debit) throw new Error(`round ${round.roundId} has no debit: a free-bet round opens active`);
   const a = await attempt(deps, operator, debit);
   if (a.outcome.kind !== 'confirmed') {
     await recordCallbackResult(deps.db, debit.id, a.result, a.balance);
@@ -54,23 +54,26 @@ export async function debitAndActivate<A>(
   return { answer, round: active };
 }
 
+export interface CloseInput {
+  from: RoundStatus[];
+  /** Optimistic concurrency for active rounds: the version the caller read. */
+  version?: number;
+  result: unknown;
+  state?: unknown;
+  multiplier4: bigint;
+  payout: bigint;
+  closeStatus: CloseStatus;
+  totalStaked?: bigint;
+  launchToken: string;
+}
+
 /**
- * A player's request that ends a round (a Mines cashout or bust, the last Blackjack action, a
- * deal that decides the round): one statement fixes the result (`close.from` → `credit_pending`,
- * at `close.version`), records the one credit and claims the request's key (unless it holds it
- * already); then the credit is sent and `creditAndFinish` stores its answer, the final status and
- * the request's answer. Throws RoundBusyError when the round was no longer in `from`, KeyTaken
- * when another request holds the key. `answer` is null when the round moved on after the credit
- * was recorded (the caller answers from the round as it is).
+ * One statement fixes the round's result (`close.from` → `credit_pending`, at `close.version`,
+ * leased), records its one credit (amount 0 for a loss) and, with `claim`, claims the request's
+ * key. Throws RoundBusyError when the round was no longer in `from` (another request or the retry
+ * job got there first), KeyTaken when another request holds the key.
  */
-export async function closeAndCredit<A>(
-  deps: MoneyDeps,
-  operator: OperatorWithSecret,
-  round: Round,
-  close: Omit<CloseInput, 'inTx'>,
-  claim: IdempotencyScope,
-  answerOf: (round: Round, credit: Callback, balance: bigint | null) => A,
-): Promise<{ answer: A | null; round: Round }> {
+async function fixResult(deps: MoneyDeps, operator: OperatorWithSecret, round: Round, close: CloseInput, claim: IdempotencyScope | null) {
   const credit = newCallback(deps, operator, round, {
     operation: 'credit',
     purpose: 'win',
@@ -94,69 +97,44 @@ export async function closeAndCredit<A>(
         leaseUntil: leaseUntil(deps.config),
       },
       credit,
-      claim: claim.claimed ? null : claim,
+      claim,
     });
   } catch (err) {
     throw keyTakenOr(err);
   }
   if (!closed) throw new RoundBusyError(`round ${round.roundId} changed while it was being closed`);
+  return closed;
+}
+
+/**
+ * A player's request that ends a round (a Mines cashout or bust, the last Blackjack action):
+ * `fixResult` (claiming the request's key unless it holds it already); then the credit is sent and
+ * `creditAndFinish` stores its answer, the final status and the request's answer. `answer` is null
+ * when the round moved on after the credit was recorded (the caller answers from the round as it is).
+ */
+export async function closeAndCredit<A>(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  round: Round,
+  close: CloseInput,
+  claim: IdempotencyScope,
+  answerOf: (round: Round, credit: Callback, balance: bigint | null) => A,
+): Promise<{ answer: A | null; round: Round }> {
+  const closed = await fixResult(deps, operator, round, close, claim.claimed ? null : claim);
   claim.claimed = true;
   const finished = await creditAndFinish(deps, operator, closed.round, closed.credit, claim, answerOf);
   if (finished) return finished;
   return { answer: null, round: (await getRound(deps.db, round.roundId)) ?? closed.round };
 }
 
-
-export interface CloseInput {
-  from: RoundStatus[];
-  /** Optimistic concurrency for active rounds: the version the caller read. */
-  version?: number;
-  result: unknown;
-  state?: unknown;
-  multiplier4: bigint;
-  payout: bigint;
-  closeStatus: CloseStatus;
-  totalStaked?: bigint;
-  launchToken: string;
-  /** More writes in the same transaction (an action's idempotency key). */
-  inTx?: (tx: Tx) => Promise<void>;
-}
-
 /**
- * Fixes the round's result and records its one credit (amount 0 for a loss) in one
- * transaction, then sends the credit. Answers the round: final when the casino confirmed,
- * `credit_pending` otherwise (never rolled back; the retry job repeats the same credit).
- * Throws RoundBusyError when the round was no longer in `from` (another request got there first).
+ * A round ended by no player's request (a Blackjack deal that decides the round, the retry job's
+ * abandoned-round sweep and recovery): `fixResult`, then the credit is sent. Answers the round:
+ * final when the casino confirmed, `credit_pending` otherwise (never rolled back; the retry job
+ * repeats the same credit).
  */
 export async function closeRound(deps: MoneyDeps, operator: OperatorWithSecret, round: Round, close: CloseInput): Promise<{ round: Round; balance: bigint | null }> {
-  await deps.db.transaction(async (tx) => {
-    const moved = await updateRound(
-      tx,
-      round.roundId,
-      close.from,
-      {
-        status: 'credit_pending',
-        result: close.result,
-        state: close.state,
-        multiplier4: close.multiplier4,
-        payout: close.payout,
-        closeStatus: close.closeStatus,
-        totalStaked: close.totalStaked,
-        bumpVersion: true,
-        leaseUntil: leaseUntil(deps.config),
-      },
-      close.version,
-    );
-    if (!moved) throw new RoundBusyError(`round ${round.roundId} changed while it was being closed`);
-    await close.inTx?.(tx);
-    await recordCallback(tx, deps, operator, round, {
-      operation: 'credit',
-      purpose: 'win',
-      key: creditKey(round.roundId),
-      amount: close.payout,
-      body: creditBody(round, close.payout, close.launchToken),
-    });
-  });
+  await fixResult(deps, operator, round, close, null);
   return sendPendingCredit(deps, operator, round.roundId);
 }
 

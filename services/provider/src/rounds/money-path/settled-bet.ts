@@ -1,34 +1,42 @@
 /**
- * A settled bet's hot path (dice, limbo, plinko, keno; SPEC.md endpoint rules 1–4): the opening
- * debit confirmed with the result fixed and the credit recorded in one statement, then the credit
- * sent and, in one statement, its answer, the final status and the request's answer stored.
+ * A settled bet's hot path (dice, limbo, plinko, keno; SPEC.md endpoint rules 1–4): after its
+ * opening (opening.ts), the debit confirmed with the result fixed and the credit recorded in one
+ * statement (a free bet has no debit: its result was fixed at its opening), then the credit sent
+ * and, in one statement, its answer, the final status and the request's answer stored.
  * `creditAndFinish` also ends every round a player's request closes (active-round.ts).
  */
 import { AppError, asAppError } from '../../errors.js';
 import { stringifyJson } from '../../infra/json.js';
 import type { OperatorWithSecret } from '../../operators/operator-schema.js';
+import { latestBalance } from '../../sessions/player-balances.js';
 import type { IdempotencyScope } from '../idempotency.js';
 import { recordCallbackResult, storeCreditAndFinish, storeDebitAndClose } from '../round-store/writes.js';
 import type { Callback, Round } from '../round-store/rows.js';
 import { afterAttempt, attempt, creditBody, creditKey, leaseUntil, type MoneyDeps, newCallback } from './callbacks.js';
-import { debitNotConfirmed, type OpenedRound, type Settlement } from './opening.js';
+import { debitNotConfirmed, type OpenedRound, type Seeds, type Settlement } from './opening.js';
 import { rollbackRound } from './pending-retries.js';
 
 /**
- * The opening debit of a settled bet, then its settlement (SPEC.md endpoint rules 1–2). Confirmed:
- * `settle()` fixes the result, and one statement stores the debit's answer, fixes the result
- * (`credit_pending`) and records the one credit. Not confirmed: as `debitOpenedRound`. Settlement
- * failed after the debit (dice's window, CONTRACT.md §10): the debit is rolled back and the error
- * thrown with the round. Null when the retry job took the round over meanwhile.
+ * A settled bet after its opening (SPEC.md endpoint rules 1–2), paid or free. Paid: the opening
+ * debit is sent; confirmed, `settle` fixes the result from the round's committed seeds, and one
+ * statement stores the debit's answer, fixes the result (`credit_pending`) and records the one
+ * credit. Not confirmed: as `debitOpenedRound`. Settlement failed after the debit (dice's window,
+ * CONTRACT.md §10): the debit is rolled back and the error thrown with the round. Null when the
+ * retry job took the round over meanwhile. A free bet was settled at its opening (opening.ts): its
+ * credit is recorded already, and the balance is the player's latest reported one.
  */
-export async function debitAndSettle(
+export async function settleOpenedBet(
   deps: MoneyDeps,
   operator: OperatorWithSecret,
   opened: OpenedRound,
   launchToken: string,
-  settle: () => Settlement,
-): Promise<{ round: Round; debit: Callback; credit: Callback; balance: bigint | null } | null> {
+  settle: (seeds: Seeds) => Settlement,
+): Promise<{ round: Round; callbacks: Callback[]; credit: Callback; balance: bigint | null } | null> {
   const { round, debit } = opened;
+  if (!debit) {
+    if (!opened.credit) throw new Error(`free-bet round ${round.roundId} opened without its credit`);
+    return { round, callbacks: [], credit: opened.credit, balance: await latestBalance(deps.db, round.operatorId, round.playerRef, round.currency) };
+  }
   const a = await attempt(deps, operator, debit);
   if (a.outcome.kind !== 'confirmed') {
     await recordCallbackResult(deps.db, debit.id, a.result, a.balance);
@@ -36,7 +44,7 @@ export async function debitAndSettle(
   }
   let settled: Settlement;
   try {
-    settled = settle();
+    settled = settle({ serverSeed: opened.serverSeed, clientSeed: round.clientSeed, nonce: round.nonce });
   } catch (err) {
     await recordCallbackResult(deps.db, debit.id, a.result, a.balance);
     const error = asAppError(err) ?? new AppError('INTERNAL_ERROR', 'the bet could not be settled');
@@ -53,7 +61,7 @@ export async function debitAndSettle(
     credit,
   });
   if (!closed) return null;
-  return { round: closed.round, debit: afterAttempt(debit, a), credit: closed.credit, balance: a.balance?.balance ?? null };
+  return { round: closed.round, callbacks: [afterAttempt(debit, a)], credit: closed.credit, balance: a.balance?.balance ?? null };
 }
 
 /**

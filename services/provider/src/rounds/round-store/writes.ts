@@ -9,7 +9,6 @@
  * status + the request's stored answer). Every rule the separate statements held still holds: the
  * same conditional updates, the same unique keys, the same triggers.
  */
-import type { Knex } from 'knex';
 import { hotQuery, type Queryable } from '../../store/db.js';
 import type { CloseStatus, RoundStatus } from '../round-status.js';
 import { type BalanceReport, type Callback, callbackFromRow, callbackRecorded, type CallbackResult, type CallbackRow, callbackValues, insertCallbackFrom, type KeyAnswer, type KeyClaim, multiplierToColumn, type NewCallback, type NewRound, resultCtes, type Round, roundFromRow, type RoundRow } from './rows.js';
@@ -218,34 +217,54 @@ export async function markCallbackUnanswered(db: Queryable, id: string): Promise
     .update({ callback_status: 'failed', error_code: 'CASINO_TIMEOUT', error_message: 'no answer recorded: the worker stopped', updated_at: db.fn.now() });
 }
 
+/**
+ * How a round's stake is paid: its debit, recorded in the opening statement (the round opens
+ * `debit_requested`; the debit is sent next), or one of the player's free bets of a campaign (issue
+ * 17; the caller's transaction has used it): no debit, ever; the round opens `active` with its dealt
+ * state, or, a settled game, `credit_pending` with its result fixed and its one credit recorded.
+ */
+export type OpeningFunding =
+  | { kind: 'debit'; debit: NewCallback }
+  | { kind: 'free-bet'; campaignId: string; settled?: { result: unknown; multiplier4: bigint; payout: bigint; credit: NewCallback } };
+
 export interface OpenRound {
-  round: Omit<NewRound, 'seedPairId' | 'nonce' | 'clientSeed'>;
-  /** the opening debit (its round id is the round's) */
-  debit: NewCallback;
+  round: Omit<NewRound, 'seedPairId' | 'nonce' | 'clientSeed' | 'leaseUntil'> & { leaseUntil: Date | null };
+  funding: OpeningFunding;
   /** a new client seed for the pair (CONTRACT.md §9), else the pair's */
   clientSeed: string | undefined;
   claim: KeyClaim | null;
-  /** Mines and Blackjack: the state was dealt from this pair at this nonce; the statement applies only if it is still the next one. */
+  /** The state or outcome was computed from this pair at this nonce; the statement applies only if it is still the next one. */
   expect?: { seedPairId: string; nonce: bigint };
 }
 
 /**
- * Opens a round in one statement: takes the nonce of the player's current seed pair, inserts the
- * round as `debit_requested`, records its debit and claims the request's idempotency key. Null
- * when the player has no current pair (or, with `expect`, when the nonce moved on): nothing was
- * written. A unique violation (the key taken, a second open round) aborts the whole statement.
+ * Opens a round in one statement, paid or free: takes the nonce of the player's current seed pair,
+ * inserts the round (`funding` above) with its callback (the debit, or a settled free bet's
+ * credit) and claims the request's idempotency key. Null when the player has no current pair (or,
+ * with `expect`, when the nonce moved on): nothing was written. A unique violation (the key taken,
+ * a second open round) aborts the whole statement.
  */
-export async function openRoundWithDebit(db: Queryable, o: OpenRound): Promise<{ round: Round; debit: Callback; serverSeed: string; serverSeedHash: string } | null> {
+export async function insertOpenRound(db: Queryable, o: OpenRound): Promise<{ round: Round; callback: Callback | null; serverSeed: string; serverSeedHash: string } | null> {
   const r = o.round;
+  const f = o.funding;
+  const settled = f.kind === 'free-bet' ? f.settled : undefined;
+  const callback = f.kind === 'debit' ? f.debit : settled?.credit;
   const values: unknown[] = [o.clientSeed ?? null, r.operatorId, r.playerRef];
   let guard = '';
   if (o.expect) {
     guard = ' AND id = ? AND next_nonce = ?';
     values.push(o.expect.seedPairId, o.expect.nonce.toString());
   }
+  const status = f.kind === 'debit' ? 'debit_requested' : settled ? 'credit_pending' : 'active';
   values.push(r.roundId, r.operatorId, r.playerRef, r.sessionId, r.gameType, r.currency, r.amount.toString(), r.amount.toString(), JSON.stringify(r.params));
-  values.push(r.state === undefined ? null : JSON.stringify(r.state), r.leaseUntil);
-  values.push(...callbackValues(o.debit));
+  values.push(status, r.state === undefined ? null : JSON.stringify(r.state));
+  values.push(settled ? JSON.stringify(settled.result) : null, settled ? multiplierToColumn(settled.multiplier4) : null, settled ? settled.payout.toString() : null, settled ? 'settled' : null);
+  values.push(r.leaseUntil, f.kind === 'free-bet' ? f.campaignId : null);
+  let cb = '';
+  if (callback) {
+    cb = `, cb AS (${insertCallbackFrom('r')})`;
+    values.push(...callbackValues(callback));
+  }
   let claim = '';
   if (o.claim) {
     claim = `, k AS (INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id) SELECT ?, ?, ?, ?, r.round_id FROM r RETURNING id)`;
@@ -256,17 +275,19 @@ export async function openRoundWithDebit(db: Queryable, o: OpenRound): Promise<{
       WHERE operator_id = ? AND player_ref = ? AND NOT revealed${guard}
       RETURNING id, next_nonce - 1 AS nonce, client_seed, server_seed, server_seed_hash
     ), r AS (
-      INSERT INTO rounds (round_id, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status, state, lease_until)
-      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, pair.id, pair.nonce, pair.client_seed, 'debit_requested', ?::jsonb, ? FROM pair
+      INSERT INTO rounds (round_id, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status, state, result, multiplier, payout, close_status, lease_until, free_bet_campaign_id)
+      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, pair.id, pair.nonce, pair.client_seed, ?, ?::jsonb, ?::jsonb, ?::numeric, ?::numeric, ?, ?::timestamptz, ? FROM pair
       RETURNING *
-    ), cb AS (${insertCallbackFrom('r')})${claim}
-    SELECT r.*, cb.id AS cb_id, cb.created_at AS cb_created_at, cb.updated_at AS cb_updated_at, pair.server_seed AS pair_server_seed, pair.server_seed_hash AS pair_server_seed_hash
-    FROM r, cb, pair`;
-  const res = await hotQuery(db, `gp_open_round${o.expect ? '_dealt' : ''}${o.claim ? '_claim' : ''}`, sql, values);
-  const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date; pair_server_seed: string; pair_server_seed_hash: string })[])[0];
+    )${cb}${claim}
+    SELECT r.*, ${callback ? 'cb.id AS cb_id, cb.created_at AS cb_created_at, cb.updated_at AS cb_updated_at, ' : ''}pair.server_seed AS pair_server_seed, pair.server_seed_hash AS pair_server_seed_hash
+    FROM r, pair${callback ? ', cb' : ''}`;
+  const name = `gp_open_round${f.kind === 'debit' ? '' : settled ? '_free_settled' : '_free'}${o.expect ? '_dealt' : ''}${o.claim ? '_claim' : ''}`;
+  const res = await hotQuery(db, name, sql, values);
+  const row = (res.rows as (RoundRow & { cb_id?: string; cb_created_at?: Date; cb_updated_at?: Date; pair_server_seed: string; pair_server_seed_hash: string })[])[0];
   if (!row) return null;
   const round = roundFromRow(row);
-  return { round, debit: callbackRecorded({ ...o.debit, roundId: round.roundId }, row), serverSeed: row.pair_server_seed, serverSeedHash: row.pair_server_seed_hash };
+  const recorded = callback && row.cb_id !== undefined ? callbackRecorded({ ...callback, roundId: round.roundId }, { cb_id: row.cb_id, cb_created_at: row.cb_created_at!, cb_updated_at: row.cb_updated_at! }) : null;
+  return { round, callback: recorded, serverSeed: row.pair_server_seed, serverSeedHash: row.pair_server_seed_hash };
 }
 
 export interface DebitConfirmedClose {
@@ -341,62 +362,4 @@ export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Pr
   const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}`, sql, values);
   const row = (res.rows as RoundRow[])[0];
   return row ? roundFromRow(row) : null;
-}
-
-/* ------------------------------------------------- free bets (issue 17): a round with no debit */
-
-export interface OpenFreeRound {
-  round: Omit<NewRound, 'seedPairId' | 'nonce' | 'clientSeed' | 'leaseUntil'> & { freeBetCampaignId: string; leaseUntil: Date | null };
-  /** a new client seed for the pair (CONTRACT.md §9), else the pair's */
-  clientSeed: string | undefined;
-  /** the outcome was computed from this pair at this nonce; the statement applies only if it is still the next one */
-  expect: { seedPairId: string; nonce: bigint };
-  claim: KeyClaim | null;
-  /**
-   * A settled game: the round is inserted with its result fixed (`credit_pending`) and its one
-   * credit recorded. Absent (Mines): the round opens `active` with its dealt `state`.
-   */
-  settled?: { result: unknown; multiplier4: bigint; payout: bigint; credit: NewCallback };
-}
-
-/**
- * Opens a free-bet round in one statement, run inside the caller's transaction (which has just
- * used one of the player's free bets, free_bet_grants): the nonce of the player's seed pair, the
- * round with its campaign, no debit; a settled game's result and credit, or Mines' dealt state;
- * the request's idempotency key. Null when the nonce moved on (nothing written by this statement).
- */
-export async function openFreeBetRound(db: Queryable, o: OpenFreeRound): Promise<{ round: Round; credit: Callback | null; serverSeed: string; serverSeedHash: string } | null> {
-  const r = o.round;
-  const s = o.settled;
-  const values: unknown[] = [o.clientSeed ?? null, r.operatorId, r.playerRef, o.expect.seedPairId, o.expect.nonce.toString()];
-  values.push(r.roundId, r.operatorId, r.playerRef, r.sessionId, r.gameType, r.currency, r.amount.toString(), r.amount.toString(), JSON.stringify(r.params));
-  values.push(s ? 'credit_pending' : 'active', r.state === undefined ? null : JSON.stringify(r.state));
-  values.push(s ? JSON.stringify(s.result) : null, s ? multiplierToColumn(s.multiplier4) : null, s ? s.payout.toString() : null, s ? 'settled' : null, r.leaseUntil, r.freeBetCampaignId);
-  let credit = '';
-  if (s) {
-    credit = `, cb AS (${insertCallbackFrom('r')})`;
-    values.push(...callbackValues(s.credit));
-  }
-  let claim = '';
-  if (o.claim) {
-    claim = `, k AS (INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id) SELECT ?, ?, ?, ?, r.round_id FROM r RETURNING id)`;
-    values.push(o.claim.operatorId, o.claim.sessionId, o.claim.key, o.claim.requestHash);
-  }
-  const sql = `WITH pair AS (
-      UPDATE seed_pairs SET next_nonce = next_nonce + 1, client_seed = COALESCE(?::text, client_seed)
-      WHERE operator_id = ? AND player_ref = ? AND NOT revealed AND id = ? AND next_nonce = ?
-      RETURNING id, next_nonce - 1 AS nonce, client_seed, server_seed, server_seed_hash
-    ), r AS (
-      INSERT INTO rounds (round_id, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status, state, result, multiplier, payout, close_status, lease_until, free_bet_campaign_id)
-      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, pair.id, pair.nonce, pair.client_seed, ?, ?::jsonb, ?::jsonb, ?::numeric, ?::numeric, ?, ?::timestamptz, ? FROM pair
-      RETURNING *
-    )${credit}${claim}
-    SELECT r.*, ${s ? 'cb.id AS cb_id, cb.created_at AS cb_created_at, cb.updated_at AS cb_updated_at, ' : ''}pair.server_seed AS pair_server_seed, pair.server_seed_hash AS pair_server_seed_hash
-    FROM r, pair${s ? ', cb' : ''}`;
-  const res = await db.raw(sql, values as Knex.RawBinding[]);
-  const row = (res.rows as (RoundRow & { cb_id?: string; cb_created_at?: Date; cb_updated_at?: Date; pair_server_seed: string; pair_server_seed_hash: string })[])[0];
-  if (!row) return null;
-  const round = roundFromRow(row);
-  const cb = s && row.cb_id !== undefined ? callbackRecorded({ ...s.credit, roundId: round.roundId }, { cb_id: row.cb_id, cb_created_at: row.cb_created_at!, cb_updated_at: row.cb_updated_at! }) : null;
-  return { round, credit: cb, serverSeed: row.pair_server_seed, serverSeedHash: row.pair_server_seed_hash };
 }
