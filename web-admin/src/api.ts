@@ -3,6 +3,7 @@
  * token on every state-changing request, exact amounts (lossless JSON: a number that a double
  * cannot hold stays its decimal text), and the API's error envelope as ApiError.
  */
+import type { ResponsibleGaming } from '@gp/provider-schemas';
 import { isSafeNumber, LosslessNumber, parse, stringify } from 'lossless-json';
 
 export type Amount = number | string;
@@ -81,6 +82,8 @@ export interface Operator {
   theme: { showBalanceInEmbed: boolean };
   allowedEmbedOrigins: string[];
   abandonedRoundPolicy: { afterHours: number; mines: 'cashout' | 'keep_open'; blackjack: 'stand' | 'keep_open' };
+  /** issue 27: null when the profile has no rules */
+  responsibleGaming?: ResponsibleGaming | null;
   enabled: boolean;
   createdAt: string;
   updatedAt: string;

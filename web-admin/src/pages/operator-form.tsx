@@ -11,6 +11,7 @@ import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { exact, type Operator } from '../api.js';
+import { ResponsibleGamingFields, rgBodyOf, rgFormOf, rgFormSchema } from './responsible-gaming-fields.js';
 import { amountText, decimalsOf } from '../format.js';
 
 const amount = z.string().trim().regex(/^\d+(\.\d+)?$/, 'A positive number such as 0.10');
@@ -29,9 +30,12 @@ export const profileFormSchema = z
     showBalanceInEmbed: z.boolean(),
     allowedEmbedOrigins: z.string().max(20_000),
     abandonedRoundPolicy: abandonedRoundPolicySchema,
+    rg: rgFormSchema,
     enabled: z.boolean(),
   })
   .superRefine((v, ctx) => {
+    const rg = rgBodyOf(v.rg);
+    if ('field' in rg) ctx.addIssue({ code: 'custom', path: ['rg', rg.field], message: rg.message });
     const minor: Record<string, bigint | null> = {};
     for (const field of ['minBet', 'maxBet', 'stakeStep', 'maxPayout'] as const) {
       if (!v[field]) continue;
@@ -109,7 +113,7 @@ export const CURRENCY_DEFAULTS: Record<CurrencyCode, { minBet: string; maxBet: s
 };
 
 export type ProfileForm = z.output<typeof profileFormSchema>;
-type ProfileInput = z.input<typeof profileFormSchema>;
+export type ProfileInput = z.input<typeof profileFormSchema>;
 
 const originLines = (text: string) => text.split(/[\s,]+/).filter(Boolean);
 
@@ -127,6 +131,7 @@ export function formOf(op: Operator | null): ProfileForm {
     showBalanceInEmbed: op?.theme.showBalanceInEmbed ?? true,
     allowedEmbedOrigins: (op?.allowedEmbedOrigins ?? []).join('\n'),
     abandonedRoundPolicy: op?.abandonedRoundPolicy ?? { afterHours: 24, mines: 'cashout', blackjack: 'stand' },
+    rg: rgFormOf(op?.responsibleGaming),
     enabled: op?.enabled ?? true,
   };
 }
@@ -144,6 +149,10 @@ export function bodyOf(v: ProfileForm, withTenant: boolean) {
     theme: { showBalanceInEmbed: v.showBalanceInEmbed },
     allowedEmbedOrigins: originLines(v.allowedEmbedOrigins),
     abandonedRoundPolicy: v.abandonedRoundPolicy,
+    responsibleGaming: (() => {
+      const rg = rgBodyOf(v.rg);
+      return 'value' in rg ? rg.value : null;
+    })(),
     enabled: v.enabled,
     ...(withTenant ? { tenantId: v.tenantId || null } : {}),
   };
@@ -273,6 +282,7 @@ export function ProfileFormView({ initial, mode, platform, tenants, onSubmit, su
           </label>
         </div>
       </fieldset>
+      <ResponsibleGamingFields register={register} setValue={setValue} on={watch('rg.on')} error={err} />
       <div className="form-actions">
         <label className="check">
           <input type="checkbox" {...register('enabled')} /> Enabled (players can launch games)
