@@ -76,6 +76,21 @@ const roundsOf = async (playerRef: string) => Number((await w.t.services.db('rou
 const debitsOf = (playerRef: string) => w.casino.transactions().filter((tx) => tx.playerRef === playerRef && tx.type === 'debit').length;
 const debitRequests = () => w.casino.requests().filter((r) => r.path === '/wallet/debit').length;
 
+describe('the OpenAPI document', () => {
+  it('names the two refusals, casinoMessage, the rules of a session, autobet on round starts and the profile field', async () => {
+    const doc = await w.call('GET', '/openapi.json');
+    expect(doc.status).toBe(200);
+    for (const name of ['AUTOBET_DISABLED', 'ROUND_TOO_FAST', 'casinoMessage', 'minRoundIntervalMs', 'realityCheckMinutes', 'showNetPosition', 'showElapsedTime', 'autobetRequiresLossLimit', 'autobetMaxRounds', 'jurisdictions', 'jurisdiction', 'responsibleGaming']) {
+      expect(doc.text, name).toContain(`"${name}"`);
+    }
+    const paths = doc.body.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> }; responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }> }>>;
+    for (const path of ['/api/bets', '/api/mines/rounds', '/api/blackjack/rounds']) {
+      expect(Object.keys(paths[path]!.post!.requestBody!.content['application/json']!.schema.properties ?? {}), path).toContain('autobet');
+    }
+    expect(Object.keys(paths['/api/sessions']!.post!.responses['200']!.content!['application/json']!.schema.properties ?? {})).toContain('rules');
+  });
+});
+
 describe('the profile field responsibleGaming', () => {
   it('is stored through the admin API with its defaults, jurisdiction codes upper-cased, and read back by the admin and public reads', async () => {
     const admin = await w.call('GET', `/api/admin/operators/${OP}`, undefined, adminHeaders);
