@@ -10,6 +10,12 @@
  * must pass (DNS rebinding). Outside production loopback and private addresses stay allowed
  * (local and LAN casinos); link-local (cloud metadata), unspecified, multicast and reserved
  * addresses never are.
+ *
+ * In every environment (issue 23 defect 5d): an IPv6 address carrying an IPv4 one — IPv4-mapped
+ * `::ffff:a.b.c.d`, the deprecated IPv4-compatible `::a.b.c.d`, `::ffff:0:a.b.c.d` (SIIT) and
+ * NAT64 `64:ff9b::/96` / `64:ff9b:1::/48` — is allowed only when that IPv4 is public unicast (a
+ * local casino is plain `127.0.0.1` or `localhost`, never an IPv6 spelling of it), and the
+ * cloud metadata and platform endpoints (METADATA_ADDRESSES, METADATA_NAMES) are refused.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
@@ -20,6 +26,35 @@ import { SANDBOX_CALLBACK_BASE } from './operator-schema.js';
 /** Ranges (ipaddr.js names) allowed outside production only; any range but these and `unicast` is never called. */
 const LOCAL = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
 
+/**
+ * Cloud metadata and platform endpoints, refused in every environment: AWS (IMDS, ECS task
+ * metadata, Time Sync, DNS; IPv6 fd00:ec2::/32 as a whole), GCP (IPv6 metadata), Azure (WireServer
+ * and IMDS), Alibaba Cloud, Oracle Cloud. Most v4 ones are link-local (refused anyway); the others
+ * are carrier-grade NAT, unique-local or even public unicast addresses that the range rules alone
+ * would let through.
+ */
+export const METADATA_ADDRESSES = ['169.254.169.254', '169.254.170.2', '169.254.169.123', '169.254.169.253', '100.100.100.200', '168.63.129.16', '192.0.0.192', 'fd20:ce::254'];
+const METADATA_CIDRS = [ipaddr.parseCIDR('fd00:ec2::/32'), ...METADATA_ADDRESSES.map((a) => ipaddr.parseCIDR(`${a}/${a.includes(':') ? 128 : 32}`))];
+/** Host names of metadata services (they resolve to the addresses above; refused before any lookup). */
+export const METADATA_NAMES = ['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal', 'metadata.tencentyun.com', 'metadata.azure.com'];
+
+const NAT64 = [ipaddr.parseCIDR('64:ff9b::/96'), ipaddr.parseCIDR('64:ff9b:1::/48')];
+const SIIT = ipaddr.parseCIDR('::ffff:0:0:0/96');
+
+/** The IPv4 address an IPv6 one carries (mapped, compatible, SIIT, NAT64), or null. */
+function embeddedIPv4(v6: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const p = v6.parts;
+  const low = () => new ipaddr.IPv4([p[6]! >> 8, p[6]! & 0xff, p[7]! >> 8, p[7]! & 0xff]);
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
+  if (v6.match(SIIT)) return low();
+  if (NAT64.some((cidr) => v6.match(cidr))) return low();
+  // IPv4-compatible ::a.b.c.d (RFC 4291, deprecated): the first 96 bits zero, but not :: or ::1.
+  if (p.slice(0, 6).every((x) => x === 0) && (p[6] !== 0 || p[7]! > 1)) return low();
+  return null;
+}
+
+const isMetadata = (a: ipaddr.IPv4 | ipaddr.IPv6) => METADATA_CIDRS.some(([net, bits]) => net.kind() === a.kind() && a.match(net, bits));
+
 /** Is a literal IP address one the service may call? Public unicast always; local ranges outside production. */
 export function isAllowedAddress(address: string, production: boolean): boolean {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
@@ -28,12 +63,18 @@ export function isAllowedAddress(address: string, production: boolean): boolean 
   } catch {
     return false;
   }
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (isMetadata(parsed)) return false;
+  if (parsed.kind() === 'ipv6') {
+    const v4 = embeddedIPv4(parsed as ipaddr.IPv6);
+    // An IPv4 inside IPv6 is judged as that IPv4, and only public unicast passes, in every environment.
+    if (v4) return !isMetadata(v4) && v4.range() === 'unicast';
+  }
   const range = parsed.range();
   return range === 'unicast' || (!production && LOCAL.has(range));
 }
 
 const isLocalName = (host: string) => host === 'localhost' || host.endsWith('.localhost') || host === 'localhost.';
+const isMetadataName = (host: string) => METADATA_NAMES.includes(host.replace(/\.$/, ''));
 
 /** Checks a callback base URL at the admin PUT; VALIDATION_ERROR naming the rule it breaks. */
 export function checkCallbackBase(url: string, production: boolean): void {
@@ -57,7 +98,7 @@ export function checkCallbackBase(url: string, production: boolean): void {
   const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (isIP(host)) {
     if (!isAllowedAddress(host, production)) throw new AppError('VALIDATION_ERROR', 'callbackBaseUrl points at an internal address; use the casino’s public host');
-  } else if (production && isLocalName(host)) {
+  } else if (isMetadataName(host) || (production && isLocalName(host))) {
     throw new AppError('VALIDATION_ERROR', 'callbackBaseUrl points at an internal address; use the casino’s public host');
   }
 }
@@ -110,5 +151,5 @@ function judgeUrl(url: string, production: boolean): boolean {
     return false;
   }
   if (isIP(host)) return isAllowedAddress(host, production);
-  return !(production && isLocalName(host));
+  return !isMetadataName(host) && !(production && isLocalName(host));
 }

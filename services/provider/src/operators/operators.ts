@@ -22,7 +22,7 @@ import { responsibleGamingSchema } from './responsible-gaming.js';
 
 // The profile's field rules shared with the admin console's forms (browser-safe: profile-fields.ts).
 export { embedOrigin, operatorIdSchema, originSchema, tenantIdSchema } from './profile-fields.js';
-import { originSchema, tenantIdSchema } from './profile-fields.js';
+import { isPlainOrigin, originSchema, tenantIdSchema } from './profile-fields.js';
 
 export const operatorPutSchema = z
   .object({
@@ -90,7 +90,8 @@ export function publicConfigView(op: Operator) {
     maxPayout: money(op, op.maxPayout),
     enabledGames: op.enabledGames,
     theme: op.theme,
-    allowedEmbedOrigins: op.allowedEmbedOrigins,
+    // The page posts window messages to these only: a stored value that is not a plain origin is left out.
+    allowedEmbedOrigins: op.allowedEmbedOrigins.filter(isPlainOrigin),
     responsibleGaming: op.responsibleGaming,
   };
 }

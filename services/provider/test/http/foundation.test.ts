@@ -102,11 +102,34 @@ describe('embed origins of a profile (CONTRACT.md §14)', () => {
     });
     expect(ok.statusCode, ok.body).toBe(201);
     expect(ok.json().allowedEmbedOrigins).toEqual(['https://casino.example', 'http://localhost:8080']);
-    for (const bad of ['https://casino.example/', 'https://casino.example/path', 'https://*.casino.example', '*', 'ftp://casino.example', 'https://user@casino.example', 'casino.example', 'https://casino.example?x=1', 'null']) {
+    const injections = [
+      'https://a.example;sandbox', // issue 23 defect 5a: pasted into the CSP header as another directive
+      'https://a.example; script-src *',
+      'https://a.example,https://b.example',
+      'https://a.example https://b.example',
+      ' https://a.example',
+      'https://a.example\t',
+      'https://a.example#x',
+      'https://a.example:8443/',
+      'https://a.exa$mple',
+      'https://a.example%3Bsandbox',
+      "https://a.example'",
+      'https://[::1]',
+      'https://a_b.example',
+      'https://bücher.example',
+      'https://a.example:99999',
+      'https://:pw@a.example',
+    ];
+    for (const bad of ['https://casino.example/', 'https://casino.example/path', 'https://*.casino.example', '*', 'ftp://casino.example', 'https://user@casino.example', 'casino.example', 'https://casino.example?x=1', 'null', ...injections]) {
       const res = await t.app.inject({ method: 'PUT', url: '/api/admin/operators/op-origins', headers: adminHeaders, payload: { ...base, allowedEmbedOrigins: [bad] } });
       expect(res.statusCode, bad).toBe(400);
       expect(res.json().code).toBe('VALIDATION_ERROR');
+      const patch = await t.app.inject({ method: 'PATCH', url: '/api/admin/operators/op-origins', headers: adminHeaders, payload: { allowedEmbedOrigins: [bad] } });
+      expect(patch.statusCode, bad).toBe(400);
+      expect(patch.json().code).toBe('VALIDATION_ERROR');
     }
+    const stored = await t.app.inject({ method: 'GET', url: '/api/admin/operators/op-origins', headers: adminHeaders });
+    expect(stored.json().allowedEmbedOrigins).toEqual(['https://casino.example', 'http://localhost:8080']);
   });
 });
 

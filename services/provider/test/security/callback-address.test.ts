@@ -63,7 +63,45 @@ describe('the address rules (callback-address.ts)', () => {
   it('judges an IPv4-mapped IPv6 address as the IPv4 address it maps', () => {
     expect(isAllowedAddress('::ffff:8.8.8.8', true)).toBe(true);
     expect(isAllowedAddress('::ffff:10.0.0.1', true)).toBe(false);
-    expect(isAllowedAddress('::ffff:10.0.0.1', false)).toBe(true);
+  });
+});
+
+describe('IPv4 inside IPv6 and cloud metadata, in every environment (issue 23 defect 5d)', () => {
+  /** IPv6 spellings of a loopback or private IPv4: a test casino is plain http://127.0.0.1 or localhost, never these. */
+  const EMBEDDED = ['::127.0.0.1', '::7f00:1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', '::ffff:192.168.1.1', '::10.0.0.1', '64:ff9b::127.0.0.1', '64:ff9b::10.0.0.1', '64:ff9b::192.168.0.1', '64:ff9b:1::a00:1', '::ffff:0:127.0.0.1'];
+  const METADATA = ['169.254.169.254', 'fd00:ec2::254', 'fd00:ec2::253', '100.100.100.200', '168.63.129.16', '169.254.170.2', 'fd20:ce::254', '::ffff:169.254.169.254', '::ffff:100.100.100.200', '::ffff:168.63.129.16'];
+  const url = (a: string) => (a.includes(':') ? `http://[${a}]:4000/` : `http://${a}/`);
+
+  it('refuses them as addresses and as callback bases, in production and outside it', () => {
+    for (const production of [true, false]) {
+      for (const a of [...EMBEDDED, ...METADATA]) {
+        expect(isAllowedAddress(a, production), `${a} production=${production}`).toBe(false);
+        expect(() => checkCallbackBase(url(a), production), `${a} production=${production}`).toThrow(production ? /internal address|https/ : /internal address/);
+        expect(() => checkCallbackBase(url(a).replace('http:', 'https:'), production), `${a} https production=${production}`).toThrow(/internal address/);
+      }
+    }
+  });
+
+  it('refuses the metadata host names in every environment', () => {
+    for (const production of [true, false]) {
+      for (const host of ['metadata.google.internal', 'metadata.goog', 'METADATA.google.internal.', 'instance-data.ec2.internal', 'metadata.tencentyun.com']) {
+        expect(() => checkCallbackBase(`https://${host}/`, production), `${host} production=${production}`).toThrow(/internal address/);
+      }
+    }
+  });
+
+  it('still allows local casinos outside production and public IPv4 mapped into IPv6 in production', () => {
+    for (const u of ['http://127.0.0.1:4000', 'http://localhost:4000', 'http://[::1]:4000', 'http://10.1.2.3', 'http://100.64.0.1']) expect(() => checkCallbackBase(u, false), u).not.toThrow();
+    expect(isAllowedAddress('::ffff:8.8.8.8', true)).toBe(true);
+    expect(() => checkCallbackBase('https://[::ffff:93.184.216.34]/', true)).not.toThrow();
+  });
+
+  it('the guarded lookup refuses a name resolving to a metadata or embedded address outside production too', async () => {
+    for (const address of ['fd00:ec2::254', '100.100.100.200', '::ffff:127.0.0.1', '64:ff9b::a00:1']) {
+      const resolver: Lookup = (_h, _o, cb) => cb(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
+      const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup(false, resolver)('casino.example', { all: true }, (e) => resolve(e)));
+      expect(err?.code, address).toBe('EADDRNOTALLOWED');
+    }
   });
 });
 
@@ -82,7 +120,7 @@ describe('the admin PUT', () => {
   it('refuses internal callback bases with VALIDATION_ERROR and stores nothing', async () => {
     for (const [app, urls] of [
       [prod, INTERNAL],
-      [dev, ['http://169.254.169.254/', 'https://169.254.169.254', 'http://[fe80::1]:80/']],
+      [dev, ['http://169.254.169.254/', 'https://169.254.169.254', 'http://[fe80::1]:80/', 'http://[::127.0.0.1]:4000/', 'http://[::ffff:127.0.0.1]/', 'http://[fd00:ec2::254]/', 'http://100.100.100.200/', 'http://[64:ff9b::10.0.0.1]/']],
     ] as const) {
       for (const url of urls) {
         const res = await app.app.inject({ method: 'PUT', url: '/api/admin/operators/op-ssrf', headers: adminHeaders, payload: profile(url) });

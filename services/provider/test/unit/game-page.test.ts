@@ -19,6 +19,12 @@ describe('frame-ancestors of /game.html', () => {
     expect(frameAncestors(null, false)).toBe("'none'");
     expect(frameAncestors(op(['https://casino.example'], false), false)).toBe("'none'");
   });
+  it('never pastes a stored value that is not a plain origin into the header (issue 23 defect 5a: rows from before the rule)', () => {
+    const stored = op(['https://casino.example', 'https://a.example;sandbox', 'https://b.example; script-src *', 'https://c.example/path', "'unsafe-inline'", '*', 'https://d.example\r\nx: y']);
+    expect(frameAncestors(stored, false)).toBe('https://casino.example');
+    expect(frameAncestors(op(['https://a.example;sandbox']), false)).toBe("'none'");
+    expect(frameAncestors(op(['https://a.example;sandbox']), true)).toBe("'none'");
+  });
   it('the policy allows no inline script and no other framing source', () => {
     const csp = gamePageCsp("'none'");
     expect(csp).toContain("script-src 'self'");

@@ -18,15 +18,23 @@ import type { Services } from '../../services.js';
 import type { AppInstance } from '../zod-provider.js';
 import { AppError } from '../../errors.js';
 import type { Operator } from '../../operators/operator-schema.js';
+import { isPlainOrigin } from '../../operators/profile-fields.js';
 
 /** `web-game/dist` of the repository (the same depth from `src/` and `dist/`). */
 export const GAME_DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../web-game/dist');
 export const GAME_ASSETS_PREFIX = '/game-assets/';
 
-/** The `frame-ancestors` sources of the page for this operator (CONTRACT.md §14). */
+/**
+ * The `frame-ancestors` sources of the page for this operator (CONTRACT.md §14). Every stored
+ * origin is checked again here (a row written before the origin rule, or by hand): only a plain
+ * serialised origin reaches the header; a list with none left is `'none'`, never "any".
+ */
 export function frameAncestors(op: Operator | null, production: boolean): string {
   if (!op || !op.enabled) return "'none'";
-  if (op.allowedEmbedOrigins.length > 0) return op.allowedEmbedOrigins.join(' ');
+  if (op.allowedEmbedOrigins.length > 0) {
+    const safe = op.allowedEmbedOrigins.filter(isPlainOrigin);
+    return safe.length > 0 ? safe.join(' ') : "'none'";
+  }
   return production ? "'none'" : '*';
 }
 
