@@ -360,6 +360,7 @@ async function main() {
       DATABASE_URL: dbUrl.toString(),
       REDIS_URL,
       SECRET_KEY: randomBytes(32).toString('hex'),
+      PUBLIC_BASE_URL: 'https://games.test',
       ADMIN_TOKEN: randomBytes(24).toString('hex'),
       CRON_SECRET: cronSecret,
       SHUTDOWN_DRAIN_MS: '1000',

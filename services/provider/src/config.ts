@@ -9,6 +9,21 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 
+export const PUBLIC_BASE_URL_RULE = 'must be the public http(s):// address of the service (e.g. https://games.example.com), without user info, query or fragment';
+
+/** An http(s) base URL without user info, query or fragment, written without a trailing slash; null when it is not one. */
+function publicBase(v: string): string | null {
+  if (/\s/.test(v)) return null;
+  let u: URL;
+  try {
+    u = new URL(v);
+  } catch {
+    return null;
+  }
+  if ((u.protocol !== 'https:' && u.protocol !== 'http:') || u.username || u.password || u.search || u.hash || v.includes('?') || v.includes('#')) return null;
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+}
+
 export const SECRET_KEY_RULE = 'must be 32 bytes written as 64 hex characters (e.g. `openssl rand -hex 32`)';
 
 const envSchema = z.object({
@@ -27,7 +42,16 @@ const envSchema = z.object({
   SECRET_KEY: optionalText.refine((v) => v === undefined || /^[0-9a-fA-F]{64}$/.test(v), SECRET_KEY_RULE),
   DEMO_OPERATOR: optionalText,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  PUBLIC_BASE_URL: optionalText,
+  /** The public address of the service (launch URLs, thumbnails): never taken from a request's Host header. Required in production. */
+  PUBLIC_BASE_URL: optionalText.transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const base = publicBase(v);
+    if (base === null) {
+      ctx.addIssue({ code: 'custom', message: PUBLIC_BASE_URL_RULE });
+      return z.NEVER;
+    }
+    return base;
+  }),
   RATE_LIMIT_AUTH_FAILURES_PER_MIN: z.coerce.number().int().min(1).max(1_000_000_000).default(20),
   /** How long idempotency records (a key's stored answer) are kept: a retry with the same key later than this is a new request. */
   IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().min(0.0001).max(87_600).default(168),
@@ -141,6 +165,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const production = e.NODE_ENV === 'production';
   if (production && !e.SECRET_KEY && !overrides.secretKey) {
     throw new ConfigError(`Invalid configuration:\n  SECRET_KEY: is required in production; it ${SECRET_KEY_RULE}`);
+  }
+  if (production && !e.PUBLIC_BASE_URL && !overrides.publicBaseUrl) {
+    throw new ConfigError(`Invalid configuration:\n  PUBLIC_BASE_URL: is required in production; it ${PUBLIC_BASE_URL_RULE}`);
   }
   return {
     env: e.NODE_ENV,

@@ -145,6 +145,9 @@ export async function verifyOperatorSignature(request: FastifyRequest, deps: Aut
   if (!matches.includes(true)) {
     throw new AppError('SIGNATURE_INVALID', 'the request signature is not valid');
   }
+  // A disabled profile is refused on every signed route (issue 23 defect 5b; docs/DECISIONS.md):
+  // 403 after a valid signature, so only the holder of the secret learns the profile's state.
+  if (!operator.enabled) throw new AppError('FORBIDDEN', 'this operator profile is disabled; ask the provider to enable it');
   const fresh = await deps.kv.claimOnce(`nonce:${operatorId}:${nonce}`, (deps.config.clockSkewSeconds * 2 + 60) * 1000);
   if (!fresh) throw new AppError('SIGNATURE_REPLAYED', 'this request nonce was already used');
   return operatorId;

@@ -77,6 +77,8 @@ export async function createTestApp(opts: TestAppOptions = {}): Promise<TestApp>
       RATE_LIMIT_SESSION_PER_MIN: '1000000000',
       RATE_LIMIT_IP_PER_MIN: '1000000000',
       RATE_LIMIT_LOGIN_PER_MIN: '1000000000',
+      // Production refuses to start without it (config.ts); the other tests use the listen address.
+      ...(opts.env?.NODE_ENV === 'production' ? { PUBLIC_BASE_URL: 'https://games.test' } : {}),
       ...opts.env,
     },
     { redisKeyPrefix: opts.redisKeyPrefix ?? `gp-test:${randomBytes(4).toString('hex')}:`, ...opts.config },

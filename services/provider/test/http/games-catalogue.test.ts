@@ -64,7 +64,8 @@ describe('GET /api/games', () => {
     const games = (await get('/api/games?operatorId=demo-usd')).json().games as { gameType: string; thumbnailUrl: string }[];
     for (const g of games) {
       const url = new URL(g.thumbnailUrl);
-      expect(url.origin).toBe('http://games.example');
+      // Never the Host header (games.example here): PUBLIC_BASE_URL, else the listen address (issue 23 defect 5c).
+      expect(url.origin).toBe(`http://${t.config.host}:${t.config.port}`);
       expect(url.pathname).toBe(`/static/games/${g.gameType}.svg`);
       expect(url.searchParams.get('v')).toMatch(/^[0-9a-f]{12}$/);
       const svg = await get(`${url.pathname}${url.search}`);

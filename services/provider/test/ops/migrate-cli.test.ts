@@ -101,6 +101,7 @@ describe('MIGRATE_ON_START', () => {
       MIGRATE_ON_START: 'false',
       DATABASE_URL: url,
       SECRET_KEY: 'b'.repeat(64),
+      PUBLIC_BASE_URL: 'https://games.test',
       PORT: '0',
       LOG_LEVEL: 'silent',
     });

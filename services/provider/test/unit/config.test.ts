@@ -15,8 +15,8 @@ describe('configuration (CONTRACT.md §1)', () => {
   });
   it('has no demo operator in production unless DEMO_OPERATOR=1', () => {
     const key = 'ab'.repeat(32);
-    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: key }).demoOperator).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: key, DEMO_OPERATOR: '1' }).demoOperator).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: key, PUBLIC_BASE_URL: 'https://games.test' }).demoOperator).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SECRET_KEY: key, PUBLIC_BASE_URL: 'https://games.test', DEMO_OPERATOR: '1' }).demoOperator).toBe(true);
   });
   it('refuses to start in production without SECRET_KEY, saying what it must be (CONTRACT.md §1)', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SECRET_KEY: is required in production; it must be 32 bytes written as 64 hex characters/);

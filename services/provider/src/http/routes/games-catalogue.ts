@@ -18,6 +18,7 @@ import { AppError } from '../../errors.js';
 import type { Operator } from '../../operators/operator-schema.js';
 import { jsonNumber, type LosslessNumber } from '../../infra/json.js';
 import { operatorIdText } from '../schemas.js';
+import { publicBaseUrl } from '../public-base.js';
 
 const THUMBNAILS_DIR = new URL('../../../static/games/', import.meta.url);
 
@@ -99,7 +100,7 @@ export function gamesCatalogueRoutes(app: AppInstance, s: Services): void {
     async (request, reply) => {
       const op = await s.operators.get(s.db, request.query.operatorId);
       if (!op || !op.enabled) throw new AppError('NOT_FOUND', 'no such operator');
-      const base = s.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+      const base = publicBaseUrl(s.config, app.server);
       const games = GAME_TYPES.filter((g) => op.enabledGames.includes(g)).map((g) =>
         gameEntry(op, g, `${base}/static/games/${g}.svg?v=${thumbnails.get(`${g}.svg`)!.version}`),
       );

@@ -10,6 +10,7 @@ import { AppError } from '../../errors.js';
 import { SANDBOX_CALLBACK_BASE } from '../../operators/operator-schema.js';
 import { gameTypeSchema, launchModeSchema, operatorIdText, playerRefSchema } from '../schemas.js';
 import { launchAnswer } from '../answers.js';
+import { publicBaseUrl } from '../public-base.js';
 
 const body = z
   .object({
@@ -35,7 +36,7 @@ export function sandboxRoutes(app: AppInstance, s: Services): void {
     if (op.callbackBaseUrl !== SANDBOX_CALLBACK_BASE) throw new AppError('FORBIDDEN', 'this operator launches through its own casino backend');
     if (launchMode === 'single' && !op.enabledGames.includes(gameType)) throw new AppError('GAME_DISABLED', `${gameType} is disabled for this operator`);
     const launchToken = await s.demoCasino.issueLaunchToken(op.operatorId, playerRef, op.currency);
-    const base = s.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+    const base = publicBaseUrl(s.config, app.server);
     return { launchToken, launchUrl: launchUrl(base, op.operatorId, gameType, launchToken, launchMode) };
   });
 }
