@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { template } from './helpers/manifests.js';
 
-const base = ['existingSecret=game-provider-secrets', 'walletRetries.profiles[0].operatorId=casino-a-usd'];
+const base = ['existingSecret=game-provider-secrets', 'walletRetries.profiles[0].operatorId=casino-a-usd', 'config.publicBaseUrl=https://games.example.com'];
 
 const refusals: { what: string; set: string[]; error: RegExp }[] = [
   { what: 'an unknown top-level key (a typo)', set: ['autoscalling.hpa.enabled=true'], error: /Additional property autoscalling is not allowed/ },
@@ -36,6 +36,7 @@ const refusals: { what: string; set: string[]; error: RegExp }[] = [
   { what: 'a bad image digest', set: ['image.digest=latest'], error: /image\.digest/ },
   { what: 'an unknown log level', set: ['config.logLevel=verbose'], error: /config\.logLevel/ },
   { what: 'a callback timeout the provider refuses', set: ['config.callbackTimeoutMs=50'], error: /config\.callbackTimeoutMs/ },
+  { what: 'no public base URL (the provider needs PUBLIC_BASE_URL in production)', set: ['config.publicBaseUrl='], error: /config\.publicBaseUrl is required/ },
   { what: 'a public base URL without scheme', set: ['config.publicBaseUrl=games.example.com'], error: /config\.publicBaseUrl/ },
   { what: 'an alert ratio above 1', set: ['metrics.prometheusRule.thresholds.callbackErrorRatio=1.5'], error: /callbackErrorRatio/ },
   { what: 'a default-deny egress that names neither PostgreSQL, Redis nor the casinos', set: ['networkPolicy.allowExternalEgress=false'], error: /networkPolicy\.egress\.postgresql\.to/ },
