@@ -49,6 +49,8 @@ export async function startStack(profiles: Profile[]): Promise<Stack> {
   const t = await createTestApp({ listen: true });
   const port = new URL(t.url).port;
   const base = `http://localhost:${port}`;
+  // The address players use, as PUBLIC_BASE_URL would say in production (links are never built from Host).
+  t.services.config.publicBaseUrl = base;
   const spec = new Map(profiles.map((p) => [p.operatorId, p]));
 
   const put = async (p: Profile) => {
