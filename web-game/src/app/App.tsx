@@ -332,6 +332,8 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
       if (b === null || current.current?.session.sessionId !== sessionId) return;
       pendingBalance.current = null;
       setBalance(b);
+      // the net position shows with the balance, once the game has shown its result (never ahead of the animation)
+      setNet(netRef.current);
     };
     return {
       session,
@@ -351,7 +353,7 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
           if (r.roundStatus !== 'active') {
             setStats((s) => addRound(s, r.bet.totalStaked, r.bet.payout));
             netRef.current += r.bet.payout - r.bet.totalStaked;
-            setNet(netRef.current);
+            if (r.balance === null) setNet(netRef.current); // else with the balance (apply, flushPendingBalance)
             if (prefsRef.current.sound) playTone(r.bet.won ? 'win' : 'loss');
           }
         }
@@ -384,6 +386,7 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
     const p = pendingBalance.current;
     if (p && current.current?.session.sessionId === p.sessionId) setBalance(p.balance);
     pendingBalance.current = null;
+    setNet(netRef.current);
   }, []);
 
   const selectGame = (game: GameType) => {
