@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { template } from './helpers/manifests.js';
 
-const base = ['existingSecret=game-provider-secrets', 'walletRetries.profiles[0].operatorId=casino-a-usd', 'config.publicBaseUrl=https://games.example.com'];
+const base = ['existingSecret=game-provider-secrets', 'walletRetries.enabled=true', 'walletRetries.profiles[0].operatorId=casino-a-usd', 'config.publicBaseUrl=https://games.example.com'];
 
 const refusals: { what: string; set: string[]; error: RegExp }[] = [
   { what: 'an unknown top-level key (a typo)', set: ['autoscalling.hpa.enabled=true'], error: /Additional property autoscalling is not allowed/ },

@@ -23,7 +23,10 @@ export interface LedgerTx {
 }
 
 export interface CasinoRequest {
+  /** When the casino answered (or dropped) it. */
   time: string;
+  /** When it arrived. */
+  receivedAt: string;
   method: string;
   path: string;
   operatorId?: string;

@@ -22,6 +22,7 @@ import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { signRequest, type FaultAction, type FaultRule } from '@gp/reference-casino';
 import { bankCheck, openRounds, playerKey, storedRounds } from './bank-check.js';
+import type { CasinoRequest } from './casino.js';
 import { request, sameJson, type Answer } from './client.js';
 import { runPool } from './pg.js';
 import { createPlayer, createPlayers, openSession, type OperatorSpec, type Player } from './players.js';
@@ -51,6 +52,39 @@ export interface ChaosOptions {
   logLevel: string;
   print: (line: string) => void;
   logDir?: string;
+  /**
+   * The providers' in-service wallet retry scheduler does the retries alone (issue 26): no cron
+   * call at all, a fast schedule, and the casino refuses a share of credits and rollbacks with a
+   * 503 (`retryFaultRate`). The run then checks that no callback was in the casino's hands twice
+   * at once (the pods' claims never overlap).
+   */
+  schedulerOnly?: boolean;
+  retryFaultRate?: number;
+}
+
+/** A fast schedule for runs that rely on the scheduler (seconds instead of minutes). */
+export const FAST_SCHEDULER_ENV = { WALLET_RETRY_SCHEDULER: 'on', WALLET_RETRY_BACKOFF_S: '1,1,2', WALLET_RETRY_TICK_MS: '200', WALLET_RETRY_PROBE_S: '2', WALLET_RETRY_SWEEP_S: '5' };
+
+/**
+ * Callbacks that were in the casino's hands twice at once: two requests with one idempotency key
+ * whose [arrival, answer] intervals overlap. Requests hit by a delay fault are left out (the
+ * client's one immediate retry after a timeout may legitimately meet its own first attempt).
+ */
+export function overlappingCallbacks(log: CasinoRequest[]): string[] {
+  const byKey = new Map<string, [number, number][]>();
+  const delayed = new Set(log.filter((e) => e.fault && /delay|late/.test(e.fault) && e.idempotencyKey).map((e) => e.idempotencyKey!));
+  for (const e of log) {
+    if (!e.idempotencyKey || delayed.has(e.idempotencyKey) || !e.receivedAt) continue;
+    const list = byKey.get(e.idempotencyKey) ?? [];
+    list.push([Date.parse(e.receivedAt), Date.parse(e.time)]);
+    byKey.set(e.idempotencyKey, list);
+  }
+  const found: string[] = [];
+  for (const [key, list] of byKey) {
+    list.sort((a, b) => a[0] - b[0]);
+    for (let i = 1; i < list.length; i++) if (list[i]![0] < list[i - 1]![1]) found.push(`${key} was sent twice at once (${new Date(list[i - 1]![0]).toISOString()} and ${new Date(list[i]![0]).toISOString()})`);
+  }
+  return found;
 }
 
 export const CHAOS_DEFAULTS: Omit<ChaosOptions, 'print' | 'slot'> = {
@@ -82,6 +116,8 @@ export interface ChaosReport {
   providerRestarts: number;
   redisRestarts: number;
   cronCalls: number;
+  /** Credits and rollbacks the casino refused on purpose (schedulerOnly runs: what the scheduler had to retry). */
+  scheduledRetries: number;
   retried: number;
   retriesSucceeded: number;
   duplicates: { concurrent: number; sequential: number; compared: number };
@@ -306,6 +342,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     logLevel: opts.logLevel,
     metrics: false,
     ...(opts.logDir ? { logDir: opts.logDir } : {}),
+    ...(opts.schedulerOnly ? { env: FAST_SCHEDULER_ENV } : {}),
   });
   const db = runPool(world.db.url);
   const report: ChaosReport = {
@@ -323,6 +360,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     providerRestarts: 0,
     redisRestarts: 0,
     cronCalls: 0,
+    scheduledRetries: 0,
     retried: 0,
     retriesSucceeded: 0,
     duplicates: { concurrent: 0, sequential: 0, compared: 0 },
@@ -351,7 +389,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       keyRounds: new Map(),
       stats: { requests: 0, concurrent: 0, sequential: 0, compared: 0, transport: 0, serverErrors: 0 },
     };
-    if (opts.faultRate > 0) await world.casino.setFaults(chaosFaults(opts.faultRate, opts.callbackTimeoutMs), opts.seed);
+    const faults = opts.faultRate > 0 ? chaosFaults(opts.faultRate, opts.callbackTimeoutMs) : [];
+    if (opts.retryFaultRate) for (const p of ['/wallet/credit', '/wallet/rollback']) faults.push({ path: p, kind: 'status', status: 503, probability: opts.retryFaultRate });
+    if (faults.length) await world.casino.setFaults(faults, opts.seed);
 
     // ---- the players, until the budget of rounds is spent
     // The budget counts rounds the provider opened: an attempt refused before any round (an open
@@ -363,7 +403,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       startedRounds -= 1;
     };
     const progress = () => startedRounds / opts.bets;
-    const cron = async (o?: string) => {
+    const cron = async (o?: string): Promise<Answer> => {
+      if (opts.schedulerOnly) return { status: 200, body: { scanned: 0 }, text: '', origin: '', ms: 0 }; // the scheduler alone
       const a = await request(o ?? origin(), 'GET', '/api/cron/wallet-retries?limit=100', undefined, { authorization: `Bearer ${world.secrets.cronSecret}` });
       report.cronCalls += 1;
       if (a.status === 200) {
@@ -476,7 +517,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       for (const p of players) await finishOpenRounds(playerCaller(sh, p.index, rng(opts.seed + 31 * p.index)), p, rng(opts.seed + p.index), 'random');
     };
     await finishAll();
-    for (let i = 0; i < 5; i++) await cron();
+    if (!opts.schedulerOnly) for (let i = 0; i < 5; i++) await cron();
     for (const f of await world.casino.faults()) {
       if (!f.hits) continue;
       report.faults.add(faultLabel(f.rule, opts.callbackTimeoutMs), f.hits);
@@ -524,6 +565,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     const log = await world.casino.requests();
     report.walletRequests = log.length;
     report.faultedWalletRequests = log.filter((e) => e.fault).length;
+    if (opts.schedulerOnly) report.discrepancies.push(...overlappingCallbacks(log));
+    report.scheduledRetries = log.filter((e) => (e.path === '/wallet/credit' || e.path === '/wallet/rollback') && e.fault).length;
     const unexpected = log.filter((e) => !e.fault && (e.status === 401 || e.status === 409 || (e.status !== null && e.status >= 500)));
     for (const e of unexpected.slice(0, 20)) report.discrepancies.push(`the casino answered ${e.status} ${e.code ?? ''} to ${e.path} ${e.idempotencyKey ?? ''} without an injected fault`);
 

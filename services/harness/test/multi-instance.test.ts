@@ -2,7 +2,10 @@
  * Multi-instance proof (issue 15 item 11): three provider processes share one PostgreSQL and one
  * Redis; players are spread across them; a share of the money requests is sent twice at once,
  * with the same idempotency key, to two different processes; one process is killed with SIGKILL
- * mid-load and stays dead (its players carry on against the others). After the retry job ran,
+ * mid-load and stays dead (its players carry on against the others). The casino refuses a share
+ * of credits and rollbacks (503); no cron call is made: the three processes' in-service retry
+ * schedulers (issue 26) finish every pending round, and the casino's request log shows that no
+ * callback was ever in its hands twice at once. After that,
  * nothing is pending and the casino ledger agrees with the rounds to the minor unit. The logs of
  * the run hold no secret (admin and cron tokens, the secret key, operator secrets, launch tokens,
  * session ids: chaos.ts scans every line).
@@ -25,6 +28,8 @@ describe('three provider processes on one PostgreSQL and one Redis', () => {
       redisRestarts: 0,
       faultRate: 0,
       duplicateShare: 0.4,
+      schedulerOnly: true,
+      retryFaultRate: 0.15,
       slot: 'multiTest',
       print: () => undefined,
     });
@@ -32,6 +37,9 @@ describe('three provider processes on one PostgreSQL and one Redis', () => {
     // the bank check: every round final, each debit closed once, no key applied twice, balances to the minor unit
     expect(report.discrepancies, summary).toEqual([]);
     expect(report.kills).toBe(1);
+    // the schedulers alone retried: no cron call, and there was retry work (credits and rollbacks refused with 503)
+    expect(report.cronCalls).toBe(0);
+    expect(report.scheduledRetries, summary).toBeGreaterThan(0);
     expect(report.providerRestarts).toBe(0);
     expect(report.duplicates.concurrent, summary).toBeGreaterThan(0);
     expect(report.rounds, summary).toBeGreaterThan(200 / 2);

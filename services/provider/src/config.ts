@@ -74,6 +74,19 @@ const envSchema = z.object({
   /** A player session ends after this long without a request, and this long after it began. */
   SESSION_IDLE_MINUTES: z.coerce.number().min(0.005).max(7 * 24 * 60).default(120),
   SESSION_MAX_HOURS: z.coerce.number().min(0.0001).max(24 * 30).default(24),
+  /** The in-service wallet retry scheduler (rounds/retry-scheduler.ts): on by default, off by default under NODE_ENV=test. */
+  WALLET_RETRY_SCHEDULER: z.enum(['on', 'off', '']).optional(),
+  /** Backoff between one round's retries, seconds: the first after the round was left pending, …; the last step repeats. */
+  WALLET_RETRY_BACKOFF_S: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'comma-separated whole seconds, e.g. 5,15,60,300,1800')
+    .default('5,15,60,300,1800')
+    .transform((v) => v.split(',').map((x) => Number(x.trim())))
+    .refine((v) => v.length <= 20 && v.every((x) => x >= 1 && x <= 86_400), 'at most 20 steps, each 1..86400 seconds'),
+  WALLET_RETRY_TICK_MS: z.coerce.number().int().min(50).max(600_000).default(1000),
+  WALLET_RETRY_PROBE_S: z.coerce.number().int().min(1).max(86_400).default(30),
+  WALLET_RETRY_PER_OPERATOR: z.coerce.number().int().min(1).max(1000).default(20),
+  WALLET_RETRY_SWEEP_S: z.coerce.number().int().min(1).max(86_400).default(300),
   /** false: only check the database is at the latest migration (pods in Kubernetes; a Job migrates). */
   MIGRATE_ON_START: z.enum(['true', 'false', '1', '0', '']).default('true').transform((v) => v !== 'false' && v !== '0'),
 });
@@ -134,6 +147,15 @@ export interface Config {
   /** Player sessions: idle and absolute lifetimes (docs/DECISIONS.md). */
   sessionIdleMs: number;
   sessionMaxMs: number;
+  /** The in-service wallet retry scheduler (rounds/retry-scheduler.ts, docs/operations.md "Wallet retries"). */
+  walletRetryScheduler: {
+    enabled: boolean;
+    backoffSeconds: number[];
+    tickMs: number;
+    probeSeconds: number;
+    perOperator: number;
+    sweepSeconds: number;
+  };
 }
 
 /**
@@ -209,6 +231,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     sessionIdleMs: Math.round(e.SESSION_IDLE_MINUTES * 60_000),
     sessionMaxMs: Math.round(e.SESSION_MAX_HOURS * 3_600_000),
+    walletRetryScheduler: {
+      // Tests start it where they test it: elsewhere a background pass would race their assertions.
+      enabled: e.WALLET_RETRY_SCHEDULER ? e.WALLET_RETRY_SCHEDULER === 'on' : e.NODE_ENV !== 'test',
+      backoffSeconds: e.WALLET_RETRY_BACKOFF_S,
+      tickMs: e.WALLET_RETRY_TICK_MS,
+      probeSeconds: e.WALLET_RETRY_PROBE_S,
+      perOperator: e.WALLET_RETRY_PER_OPERATOR,
+      sweepSeconds: e.WALLET_RETRY_SWEEP_S,
+    },
     ...overrides,
   };
 }

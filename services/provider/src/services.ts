@@ -10,6 +10,7 @@ import { createSecretBox, resolveSecretKey, type SecretBox } from './infra/secre
 import { ensureDemoOperator } from './operators/operators.js';
 import { createOperatorStore, type OperatorStore } from './operators/operator-store.js';
 import type { RoundDeps } from './rounds/round-actions.js';
+import { createRetryScheduler, type RetryScheduler } from './rounds/retry-scheduler.js';
 import { countOpenRounds } from './rounds/round-store/work.js';
 import { retriesOnSessionStart } from './rounds/wallet-retry-job.js';
 import { oldestPendingAges } from './rounds/pending-age.js';
@@ -38,6 +39,8 @@ export interface Services {
   metrics: Metrics;
   /** Set on SIGTERM (server.ts): /ready answers 503 from then on. */
   lifecycle: { shuttingDown: boolean };
+  /** The in-service wallet retry scheduler (started when WALLET_RETRY_SCHEDULER is on). */
+  retryScheduler: RetryScheduler;
   /** Where the wallet events go (app.ts sets the app's logger). */
   walletLog: { logger: WalletEventLogger | null };
 }
@@ -105,7 +108,9 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     retryPlayer: retriesOnSessionStart(() => money, background, (operatorId, s) => metrics.retryRun(operatorId, 'session', { claimed: s.scanned, settled: s.succeeded, failed: s.stillPending })),
   });
   const money: RoundDeps = { db, box, operators, wallet, config, sessions, kv, metrics, onStatus: metrics.roundReached };
-  const services: Services = { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background, metrics, lifecycle: { shuttingDown: false }, walletLog };
+  const retryScheduler = createRetryScheduler(money, config.walletRetryScheduler, (msg, err) => console.error(msg, err instanceof Error ? err.message : String(err)));
+  const services: Services = { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background, metrics, lifecycle: { shuttingDown: false }, walletLog, retryScheduler };
+  if (config.walletRetryScheduler.enabled) retryScheduler.start();
   metrics.setSources({
     openRounds: () => countOpenRounds(db),
     circuits: () => wallet.circuits(),
@@ -166,6 +171,7 @@ function poolFigures(db: Services['db']): { used: number; free: number; pending:
 }
 
 export async function closeServices(s: Services): Promise<void> {
+  await s.retryScheduler.stop();
   await Promise.allSettled([...s.background]);
   await s.wallet.close().catch(() => undefined);
   await s.kv.close().catch(() => undefined);

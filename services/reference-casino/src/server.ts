@@ -45,6 +45,8 @@ export interface ReferenceCasinoOptions {
 export interface RequestLogEntry {
   /** ISO 8601 UTC, when the request was answered (or dropped). */
   time: string;
+  /** ISO 8601 UTC, when the request arrived (with `time`: how long it was in the casino's hands). */
+  receivedAt: string;
   method: string;
   /** Interface path (`/wallet/debit`). */
   path: string;
@@ -147,7 +149,7 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
   const HUGE_DEFAULT_BYTES = 60 * 1024 * 1024;
 
   async function wallet(req: IncomingMessage, res: ServerResponse, prefix: string, path: string): Promise<void> {
-    const entry: RequestLogEntry = { time: '', method: req.method ?? '', path, prefix, status: null };
+    const entry: RequestLogEntry = { time: '', receivedAt: new Date(now()).toISOString(), method: req.method ?? '', path, prefix, status: null };
     const answer = (status: number, body: Record<string, unknown>) => {
       entry.status = status;
       if (typeof body['code'] === 'string') entry.code = body['code'];

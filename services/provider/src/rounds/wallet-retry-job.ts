@@ -85,8 +85,21 @@ export async function runWalletRetryJob(deps: RoundDeps, request: RetryRequest):
   return summary;
 }
 
+/**
+ * The cron pass's steps other than pending credits and rollbacks, for one operator: interrupted
+ * Blackjack extra debits, abandoned rounds, idempotency retention. The in-service scheduler
+ * (retry-scheduler.ts) runs it every WALLET_RETRY_SWEEP_S, so the CronJobs are optional.
+ */
+export async function runMaintenancePass(deps: RoundDeps, operatorId: string, limit: number): Promise<RetryItem[]> {
+  const filter: WorkFilter = { operatorId, limit };
+  const items = (await recoverInterruptedRounds(deps, filter, leaseUntil(deps.config))).map((item): RetryItem => ({ roundId: item.roundId, operation: 'rollback', outcome: item.outcome }));
+  items.push(...(await sweepAbandonedRounds(deps, { ...filter, limit: Math.max(0, limit - items.length) })));
+  await purgeIdempotencyRecords(deps.db, { olderThan: new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000), operatorId });
+  return items;
+}
+
 /** One claimed round that waits for the wallet: its credit or rollback again, or the rollback of a debit nobody answered. */
-async function retryRound(deps: RoundDeps, round: Round): Promise<RetryItem> {
+export async function retryRound(deps: RoundDeps, round: Round): Promise<RetryItem> {
   const operation = round.status === 'credit_pending' ? 'credit' : 'rollback';
   try {
     const operator = await operatorFor(deps, round.operatorId);
