@@ -87,6 +87,19 @@ const envSchema = z.object({
   WALLET_RETRY_PROBE_S: z.coerce.number().int().min(1).max(86_400).default(30),
   WALLET_RETRY_PER_OPERATOR: z.coerce.number().int().min(1).max(1000).default(20),
   WALLET_RETRY_SWEEP_S: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** Operators' webhooks (webhooks/dispatcher.ts): the dispatcher of the outbox; on by default, off by default under NODE_ENV=test. */
+  WEBHOOKS: z.enum(['on', 'off', '']).optional(),
+  WEBHOOK_TICK_MS: z.coerce.number().int().min(50).max(3_600_000).default(1000),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  WEBHOOK_BACKOFF_S: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'comma-separated whole seconds, e.g. 5,15,60,300,1800')
+    .default('5,15,60,300,1800')
+    .transform((v) => v.split(',').map((x) => Number(x.trim())))
+    .refine((v) => v.length <= 20 && v.every((x) => x >= 1 && x <= 86_400), 'at most 20 steps, each 1..86400 seconds'),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(60),
+  WEBHOOK_PER_OPERATOR: z.coerce.number().int().min(1).max(1000).default(20),
+  WEBHOOK_STUCK_AFTER_MINUTES: z.coerce.number().int().min(1).max(100_000).default(15),
   /** false: only check the database is at the latest migration (pods in Kubernetes; a Job migrates). */
   MIGRATE_ON_START: z.enum(['true', 'false', '1', '0', '']).default('true').transform((v) => v !== 'false' && v !== '0'),
 });
@@ -147,6 +160,16 @@ export interface Config {
   /** Player sessions: idle and absolute lifetimes (docs/DECISIONS.md). */
   sessionIdleMs: number;
   sessionMaxMs: number;
+  /** Operators' webhooks (webhooks/dispatcher.ts, docs/integration.md "Webhooks"). */
+  webhooks: {
+    enabled: boolean;
+    tickMs: number;
+    timeoutMs: number;
+    backoffSeconds: number[];
+    maxAttempts: number;
+    perOperator: number;
+    stuckMinutes: number;
+  };
   /** The in-service wallet retry scheduler (rounds/retry-scheduler.ts, docs/operations.md "Wallet retries"). */
   walletRetryScheduler: {
     enabled: boolean;
@@ -231,6 +254,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     sessionIdleMs: Math.round(e.SESSION_IDLE_MINUTES * 60_000),
     sessionMaxMs: Math.round(e.SESSION_MAX_HOURS * 3_600_000),
+    webhooks: {
+      enabled: e.WEBHOOKS ? e.WEBHOOKS === 'on' : e.NODE_ENV !== 'test',
+      tickMs: e.WEBHOOK_TICK_MS,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      backoffSeconds: e.WEBHOOK_BACKOFF_S,
+      maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
+      perOperator: e.WEBHOOK_PER_OPERATOR,
+      stuckMinutes: e.WEBHOOK_STUCK_AFTER_MINUTES,
+    },
     walletRetryScheduler: {
       // Tests start it where they test it: elsewhere a background pass would race their assertions.
       enabled: e.WALLET_RETRY_SCHEDULER ? e.WALLET_RETRY_SCHEDULER === 'on' : e.NODE_ENV !== 'test',

@@ -3,6 +3,7 @@
  * store, the wallet client and the demo casino, the sessions, and what the money path needs —
  * built from a Config, closed together. The HTTP app (app.ts) is built on top.
  */
+import { hostname } from 'node:os';
 import type { Config } from './config.js';
 import { createKeyValueStore, type KeyValueStore } from './infra/kv.js';
 import { createMetrics, walletOutcomeLabel, type Metrics } from './infra/metrics.js';
@@ -15,6 +16,8 @@ import { countOpenRounds } from './rounds/round-store/work.js';
 import { retriesOnSessionStart } from './rounds/wallet-retry-job.js';
 import { oldestPendingAges } from './rounds/pending-age.js';
 import { currentRequestId, noteRequest } from './infra/request-context.js';
+import { createWebhookDispatcher, type WebhookDispatcher } from './webhooks/dispatcher.js';
+import { enqueueEvent } from './webhooks/webhook-store.js';
 import { createSessionService, type SessionService } from './sessions/sessions.js';
 import { openDatabase, type DbHandle } from './store/db.js';
 import { createDemoCasino, type DemoCasino } from './wallet/demo-casino.js';
@@ -41,6 +44,8 @@ export interface Services {
   lifecycle: { shuttingDown: boolean };
   /** The in-service wallet retry scheduler (started when WALLET_RETRY_SCHEDULER is on). */
   retryScheduler: RetryScheduler;
+  /** Operators' webhooks: the outbox dispatcher (started when WEBHOOKS is on). */
+  webhooks: WebhookDispatcher;
   /** Where the wallet events go (app.ts sets the app's logger). */
   walletLog: { logger: WalletEventLogger | null };
 }
@@ -96,6 +101,9 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
         else walletLog.logger?.warn(event, `wallet callback ${label}`);
       }
     },
+    // Each pod's circuit is its own: the event says which pod saw it (docs/integration.md "Webhooks").
+    onCircuit: (operatorId, open) =>
+      void enqueueEvent(db, operatorId, open ? 'wallet.circuit_opened' : 'wallet.circuit_closed', { instance: hostname(), at: new Date().toISOString() }, null).catch(() => undefined),
   });
   if (config.demoOperator) await ensureDemoOperator(db, operators);
   const background = new Set<Promise<unknown>>();
@@ -108,9 +116,11 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     retryPlayer: retriesOnSessionStart(() => money, background, (operatorId, s) => metrics.retryRun(operatorId, 'session', { claimed: s.scanned, settled: s.succeeded, failed: s.stillPending })),
   });
   const money: RoundDeps = { db, box, operators, wallet, config, sessions, kv, metrics, onStatus: metrics.roundReached };
+  const webhooks = createWebhookDispatcher({ db, operators, production: config.production }, config.webhooks, (msg, err) => console.error(msg, err instanceof Error ? err.message : String(err)));
   const retryScheduler = createRetryScheduler(money, config.walletRetryScheduler, (msg, err) => console.error(msg, err instanceof Error ? err.message : String(err)));
-  const services: Services = { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background, metrics, lifecycle: { shuttingDown: false }, walletLog, retryScheduler };
+  const services: Services = { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background, metrics, lifecycle: { shuttingDown: false }, walletLog, retryScheduler, webhooks };
   if (config.walletRetryScheduler.enabled) retryScheduler.start();
+  if (config.webhooks.enabled) webhooks.start();
   metrics.setSources({
     openRounds: () => countOpenRounds(db),
     circuits: () => wallet.circuits(),
@@ -172,6 +182,7 @@ function poolFigures(db: Services['db']): { used: number; free: number; pending:
 
 export async function closeServices(s: Services): Promise<void> {
   await s.retryScheduler.stop();
+  await s.webhooks.stop();
   await Promise.allSettled([...s.background]);
   await s.wallet.close().catch(() => undefined);
   await s.kv.close().catch(() => undefined);

@@ -163,6 +163,8 @@ export interface WalletClientOptions {
   onAttempt?: (info: { operatorId: string; path: WalletPath; outcome: string; durationMs: number }) => void;
   /** One wallet call done (its retry included): the metrics' hook. */
   onCall?: (operatorId: string, path: WalletPath, outcome: WalletOutcome, seconds: number, idempotencyKey?: string) => void;
+  /** The operator's circuit in this process opened (true) or closed again (false): the webhooks' hook. */
+  onCircuit?: (operatorId: string, open: boolean) => void;
 }
 
 export interface WalletClient {
@@ -198,9 +200,12 @@ export function createWalletClient(opts: WalletClientOptions): WalletClient {
   const circuits = new Map<string, { failures: number; openUntil: number }>();
   const record = (operatorId: string, ok: boolean) => {
     const c = circuits.get(operatorId) ?? { failures: 0, openUntil: 0 };
+    const wasOpen = c.openUntil > 0; // opened and not closed by an answer since
     c.failures = ok ? 0 : c.failures + 1;
     if (c.failures >= CIRCUIT_FAILURES) c.openUntil = now() + CIRCUIT_OPEN_MS;
     if (ok) c.openUntil = 0;
+    if (!wasOpen && c.openUntil > 0) opts.onCircuit?.(operatorId, true);
+    else if (wasOpen && c.openUntil === 0) opts.onCircuit?.(operatorId, false);
     circuits.set(operatorId, c);
   };
   return {

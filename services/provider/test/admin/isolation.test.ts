@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StaffRule } from '../../src/http/authentication.js';
+import { enqueueEvent, putEndpoint } from '../../src/webhooks/webhook-store.js';
 import { adminHeaders, createTestApp, type TestApp } from '../helpers/app.js';
 import { playDice, profile, staffSession, type StaffSession } from './helpers.js';
 
@@ -19,6 +20,8 @@ let roundB = '';
 let roundA = '';
 let campaignA = '';
 let campaignB = '';
+let eventA = '';
+let eventB = '';
 const campaign = (operatorId: string) => ({ operatorId, gameType: 'dice', amount: 1, params: { target: 50.5, direction: 'over' }, betsPerPlayer: 2, playerRefs: ['p1'], expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
 
 interface Req {
@@ -88,6 +91,21 @@ const RULES: Record<string, { rule: StaffRule; other?: () => Req; own?: () => Re
     other: () => ({ method: 'POST', url: `/api/admin/free-bet-campaigns/${campaignB}/cancel` }),
     own: () => ({ method: 'POST', url: `/api/admin/free-bet-campaigns/${campaignA}/cancel` }),
   },
+  'GET /api/admin/operators/:operatorId/webhook': { rule: { role: 'viewer', scope: 'operator' }, other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd/webhook' }), own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd/webhook' }) },
+  'PUT /api/admin/operators/:operatorId/webhook': {
+    rule: { role: 'admin', scope: 'operator' },
+    other: () => ({ method: 'PUT', url: '/api/admin/operators/b-usd/webhook', payload: { url: 'http://127.0.0.1:9/hooks', events: ['credit.pending'] } }),
+    own: () => ({ method: 'PUT', url: '/api/admin/operators/a-usd/webhook', payload: { url: 'http://127.0.0.1:9/hooks', events: ['credit.pending'] } }),
+  },
+  'POST /api/admin/operators/:operatorId/webhook/test': { rule: { role: 'admin', scope: 'operator' }, other: () => ({ method: 'POST', url: '/api/admin/operators/b-usd/webhook/test' }), own: () => ({ method: 'POST', url: '/api/admin/operators/a-usd/webhook/test' }) },
+  'GET /api/admin/operators/:operatorId/webhook/events': { rule: { role: 'viewer', scope: 'operator' }, other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd/webhook/events' }), own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd/webhook/events' }) },
+  'GET /api/admin/operators/:operatorId/webhook/deliveries': { rule: { role: 'viewer', scope: 'operator' }, other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd/webhook/deliveries' }), own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd/webhook/deliveries' }) },
+  'POST /api/admin/operators/:operatorId/webhook/events/:eventId/redeliver': {
+    rule: { role: 'admin', scope: 'operator' },
+    other: () => ({ method: 'POST', url: `/api/admin/operators/b-usd/webhook/events/${eventB}/redeliver` }),
+    own: () => ({ method: 'POST', url: `/api/admin/operators/a-usd/webhook/events/${eventA}/redeliver` }),
+  },
+  'DELETE /api/admin/operators/:operatorId/webhook': { rule: { role: 'admin', scope: 'operator' }, other: () => ({ method: 'DELETE', url: '/api/admin/operators/b-usd/webhook' }), own: () => ({ method: 'DELETE', url: '/api/admin/operators/a-usd/webhook' }) },
   'GET /api/admin/dashboard': {
     rule: { role: 'viewer', scope: 'list' },
     other: () => ({ method: 'GET', url: `/api/admin/dashboard?operatorId=b-usd&from=2020-01-01T00:00:00Z&to=2020-02-01T00:00:00Z` }),
@@ -111,6 +129,10 @@ beforeAll(async () => {
     expect(res.statusCode, res.body).toBe(201);
     set(res.json().campaignId);
   }
+  // a webhook receiver and an event of each tenant (the webhook routes' rows)
+  for (const id of ['a-usd', 'b-usd']) await putEndpoint(t.services.db, id, { url: 'http://127.0.0.1:9/hooks', events: ['credit.pending'], enabled: true });
+  eventA = (await enqueueEvent(t.services.db, 'a-usd', 'webhook.test', {}, null, { force: true }))!;
+  eventB = (await enqueueEvent(t.services.db, 'b-usd', 'webhook.test', {}, null, { force: true }))!;
   platform = await staffSession(t, 'root@platform.test', 'platform_admin', null);
   aAdmin = await staffSession(t, 'admin@a.test', 'admin', 'casino-a');
   aViewer = await staffSession(t, 'viewer@a.test', 'viewer', 'casino-a');

@@ -20,6 +20,7 @@ export const LAYERS: { name: string; match: (file: string) => boolean }[] = [
   { name: 'wallet', match: (f) => f.startsWith('wallet/') },
   { name: 'sessions', match: (f) => f.startsWith('sessions/') },
   { name: 'rounds', match: (f) => f.startsWith('rounds/') },
+  { name: 'webhooks', match: (f) => f.startsWith('webhooks/') },
   { name: 'composition', match: (f) => f === 'services.ts' },
   { name: 'http', match: (f) => f.startsWith('http/') },
   { name: 'entries', match: (f) => !f.includes('/') },

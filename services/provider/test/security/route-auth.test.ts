@@ -39,7 +39,7 @@ function variants(path: string): string[] {
 }
 
 describe('every route declares who may call it', () => {
-  it('has a rule from the list on every route, and the protected routes are the admin, cron, reconciliation, free-bet and session-end ones', () => {
+  it('has a rule from the list on every route, and the protected routes are the admin, cron, reconciliation, reporting, free-bet and session-end ones', () => {
     const table = t.app.routeTable;
     expect(table.length).toBeGreaterThan(15);
     for (const r of table) expect(ROUTE_AUTH).toContain(r.auth);
@@ -52,6 +52,9 @@ describe('every route declares who may call it', () => {
       '/api/free-bet-campaigns/:campaignId/players',
       '/api/reconciliation',
       '/api/reconciliation/totals',
+      '/api/reports/ggr',
+      '/api/reports/players/:playerRef/rounds',
+      '/api/reports/rounds/:roundId',
       '/api/sessions/end',
     ]);
     expect([...protectedUrls]).toEqual(expect.arrayContaining(['/api/admin/operators', '/api/admin/operators/:operatorId']));

@@ -11,6 +11,8 @@ import { adminOperatorRoutes } from './admin/operators.js';
 import { adminReportRoutes } from './admin/reports.js';
 import { adminRoundRoutes } from './admin/rounds.js';
 import { adminStaffRoutes } from './admin/staff.js';
+import { adminWebhookRoutes } from './admin/webhooks.js';
+import { operatorReportRoutes } from './operator-reports.js';
 import { betRoutes } from './bets.js';
 import { blackjackRoutes } from './blackjack.js';
 import { fairnessRoutes } from './fairness.js';
@@ -51,5 +53,8 @@ export function registerRoutes(app: AppInstance, s: Services): void {
   adminAuditRoutes(app, s);
   adminRoundRoutes(app, s);
   adminReportRoutes(app, s);
+  adminWebhookRoutes(app, s);
+  // the reporting API (issue 26): signed casino requests or the admin token, like reconciliation
+  operatorReportRoutes(app, s);
   freeBetRoutes(app, s);
 }

@@ -17,7 +17,24 @@ import {
   WALLET_OPERATIONS,
   walletError,
 } from '../../wallet/wallet-interface.js';
+import { WEBHOOK_EVENTS } from '../../webhooks/webhook-store.js';
 import { API_VERSION } from '../openapi.js';
+
+/** The body of a webhook the casino's receiver gets (docs/integration.md "Webhooks"). */
+const webhookEvent = z
+  .object({
+    eventId: z.string().uuid().meta({ description: 'Deduplicate on it: delivery is at least once.' }),
+    type: z.enum(WEBHOOK_EVENTS),
+    operatorId: z.string(),
+    createdAt: z.string().meta({ description: 'ISO 8601 UTC, when the fact was recorded.' }),
+    attempt: z.number().int().min(1),
+    data: z.record(z.string(), z.unknown()).meta({ description: 'Per type: see docs/integration.md "Webhooks".' }),
+  })
+  .meta({ id: 'WebhookEvent' });
+const webhookHeaders = z.object({
+  'X-Event-Id': z.string().uuid().meta({ description: 'The event id (as in the body).' }),
+  'X-Event-Type': z.enum(WEBHOOK_EVENTS).meta({ description: 'The event type (as in the body).' }),
+});
 
 type Json = Record<string, unknown>;
 
@@ -90,8 +107,25 @@ export function buildWalletOpenApi(): Json {
     },
     servers: [{ url: '{callbackBaseUrl}', description: "the operator profile's callbackBaseUrl", variables: { callbackBaseUrl: { default: 'https://casino.example/gp' } } }],
     security: [{ hmacSignature: [] }],
-    tags: [{ name: 'wallet', description: 'Signed callbacks from the game provider' }],
+    tags: [
+      { name: 'wallet', description: 'Signed callbacks from the game provider' },
+      { name: 'webhooks', description: "Signed events to the profile's webhook URL (optional)" },
+    ],
     paths,
+    webhooks: {
+      operatorEvent: {
+        post: {
+          operationId: 'receiveWebhookEvent',
+          summary: "An event for the casino's operations team, POSTed to the profile's webhook URL",
+          description:
+            "Signed like the callbacks with the profile's shared secret; PATH in the signed text is the path and query of the webhook URL as sent. Answer 2xx within 5 s (the body is ignored); anything else is retried with the same eventId (5 s, 15 s, 1 min, 5 min, then every 30 min). Delivery is at least once: deduplicate on eventId.",
+          tags: ['webhooks'],
+          parameters: [...headerParameters(signedHeaders), ...headerParameters(webhookHeaders)],
+          requestBody: { required: true, content: { 'application/json': { schema: ref(webhookEvent, components) } } },
+          responses: { '2XX': { description: 'Taken (the body is ignored).' }, default: { description: 'Not taken: retried later with the same eventId.' } },
+        },
+      },
+    },
     components: {
       securitySchemes: {
         hmacSignature: { type: 'apiKey', in: 'header', name: 'X-Signature', description: SIGNATURE_RECIPE },
