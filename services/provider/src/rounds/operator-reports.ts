@@ -8,6 +8,7 @@
 import { amountJson, type CurrencyCode } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import { toBigInt, toIso, type Queryable } from '../store/db.js';
+import { playerRoundRows } from './round-store/recall.js';
 
 /** A report spans at most this many days (bounded work per request). */
 export const MAX_REPORT_DAYS = 366;
@@ -123,20 +124,7 @@ export interface RecallRow {
 
 /** A player's rounds, newest first (game recall: what was played, with its result). */
 export async function playerRounds(db: Queryable, q: PlayerRoundsQuery): Promise<{ rounds: RecallRow[]; nextCursor: string | null }> {
-  const query = db('rounds')
-    .select('round_id', 'game_type', 'currency', 'amount', 'total_staked', 'payout', 'multiplier', 'status', 'free_bet_campaign_id', 'result', 'created_at', 'settled_at')
-    .where({ operator_id: q.operatorId, player_ref: q.playerRef })
-    .where('created_at', '>=', q.from)
-    .where('created_at', '<', q.to)
-    .orderBy('created_at', 'desc')
-    .orderBy('round_id', 'desc')
-    .limit(q.limit + 1);
-  if (q.cursor) {
-    const [createdAt, roundId] = decode(q.cursor, 2) as [string, string];
-    query.whereRaw('(created_at, round_id) < (?::timestamptz, ?)', [createdAt, roundId]);
-  }
-  type Row = { round_id: string; game_type: string; currency: CurrencyCode; amount: string; total_staked: string; payout: string | null; multiplier: string | null; status: string; free_bet_campaign_id: string | null; result: unknown; created_at: Date | string; settled_at: Date | string | null };
-  const rows = (await query) as Row[];
+  const rows = await playerRoundRows(db, q, q.cursor ? (decode(q.cursor, 2) as [string, string]) : null);
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   return {

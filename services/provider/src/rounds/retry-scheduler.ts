@@ -29,6 +29,7 @@ import type { Knex } from 'knex';
 import { leaseUntil } from './money-path/callbacks.js';
 import type { RoundDeps } from './round-actions.js';
 import { getRound } from './round-store/reads.js';
+import { claimDueRound, makeOperatorDue, operatorsWithWork } from './round-store/retry-schedule.js';
 import { retryRound, runMaintenancePass, type RetryItem } from './wallet-retry-job.js';
 
 export interface RetrySchedule {
@@ -52,9 +53,6 @@ export interface RetryScheduler {
   tick(): Promise<RetryItem[]>;
 }
 
-const PENDING = "('credit_pending', 'rollback_pending')";
-/** Rounds the scheduler may take now or later (not held by a worker). */
-const WAITING = `((status IN ${PENDING} AND (lease_until IS NULL OR lease_until < now())) OR (status = 'debit_requested' AND lease_until IS NOT NULL AND lease_until < now()))`;
 
 export function createRetryScheduler(deps: RoundDeps, schedule: RetrySchedule, log?: (msg: string, err: unknown) => void): RetryScheduler {
   const db = deps.db as Knex;
@@ -65,55 +63,24 @@ export function createRetryScheduler(deps: RoundDeps, schedule: RetrySchedule, l
   let sweeping: Promise<unknown> | null = null;
   const first = schedule.backoffSeconds[0] ?? 5;
 
-  /** Operators with waiting rounds: whether any is due, and when one was last tried. */
-  async function operatorsWithWork(): Promise<{ operatorId: string; due: boolean; lastTry: Date | null }[]> {
-    const { rows } = await db.raw(
-      `SELECT operator_id, bool_or(status = 'debit_requested' OR coalesce(next_retry_at, updated_at + make_interval(secs => ?)) <= now()) AS due, max(last_retry_at) AS last_try
-         FROM rounds WHERE ${WAITING} GROUP BY operator_id`,
-      [first],
-    );
-    return (rows as { operator_id: string; due: boolean; last_try: Date | string | null }[]).map((r) => ({ operatorId: r.operator_id, due: r.due, lastTry: r.last_try ? new Date(r.last_try) : null }));
-  }
-
-  /** Claims one round of the operator (due, or for a probe the one due soonest), moving its backoff on. */
-  async function claimOne(operatorId: string, probe: boolean): Promise<{ roundId: string; attempts: number } | null> {
-    const due = probe ? 'true' : `(status = 'debit_requested' OR coalesce(next_retry_at, updated_at + make_interval(secs => ?)) <= now())`;
-    const n = schedule.backoffSeconds.length;
-    const { rows } = await db.raw(
-      `UPDATE rounds SET lease_until = ?, retry_attempts = retry_attempts + 1, last_retry_at = now(),
-              next_retry_at = now() + make_interval(secs => (?::int[])[least(retry_attempts + 2, ?)])
-        WHERE round_id = (SELECT round_id FROM rounds WHERE operator_id = ? AND ${WAITING} AND ${due}
-                           ORDER BY coalesce(next_retry_at, updated_at) LIMIT 1 FOR UPDATE SKIP LOCKED)
-        RETURNING round_id, retry_attempts`,
-      [leaseUntil(deps.config), schedule.backoffSeconds, n, operatorId, ...(probe ? [] : [first])],
-    );
-    const row = (rows as { round_id: string; retry_attempts: number }[])[0];
-    return row ? { roundId: row.round_id, attempts: row.retry_attempts } : null;
-  }
-
-  /** The casino answered a round that had failed before: its other waiting rounds are due now. */
-  async function casinoIsBack(operatorId: string): Promise<void> {
-    await db.raw(`UPDATE rounds SET next_retry_at = now() WHERE operator_id = ? AND status IN ${PENDING} AND next_retry_at > now()`, [operatorId]);
-  }
-
   async function work(operatorId: string, due: boolean): Promise<RetryItem[]> {
     const items: RetryItem[] = [];
     for (let i = 0; i < (due ? schedule.perOperator : 1); i++) {
       if (deps.wallet.circuitOpen(operatorId)) break;
-      const claimed = await claimOne(operatorId, !due);
+      const claimed = await claimDueRound(db, operatorId, !due, leaseUntil(deps.config), schedule.backoffSeconds);
       if (!claimed) break;
       const round = await getRound(deps.db, claimed.roundId);
       if (!round) break;
       const item = await retryRound(deps, round);
       items.push(item);
       if (item.outcome !== 'succeeded') break; // not hammering a casino that does not answer
-      if (claimed.attempts >= 2) await casinoIsBack(operatorId);
+      if (claimed.attempts >= 2) await makeOperatorDue(db, operatorId);
     }
     return items;
   }
 
   async function tick(): Promise<RetryItem[]> {
-    const ops = await operatorsWithWork();
+    const ops = await operatorsWithWork(db, first);
     const probeBefore = Date.now() - schedule.probeSeconds * 1000;
     const started: Promise<RetryItem[]>[] = [];
     for (const op of ops) {

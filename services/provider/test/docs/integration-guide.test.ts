@@ -57,8 +57,8 @@ describe('docs/integration.md', () => {
     expect(checklist).not.toMatch(/READINESS_OPERATOR_ID|CRON_SECRET|CronJob|concurrencyPolicy|Bearer/);
     expect(checklist).toMatch(/Our side confirmed/);
     const operations = readFileSync(new URL('docs/operations.md', root), 'utf8');
-    // operations.md: the retry CronJob per profile is our deployment's work, READINESS_OPERATOR_ID stays empty with several casinos.
-    expect(operations).toMatch(/Every operator-currency profile needs its CronJob/);
+    // operations.md: the retries are our pods' work (the CronJobs an optional fallback), READINESS_OPERATOR_ID stays empty with several casinos.
+    expect(operations).toMatch(/Pending credits and rollbacks are retried \*\*by the pods themselves\*\*/);
     expect(operations).toMatch(/several casinos on one install leave it empty/);
   });
 
