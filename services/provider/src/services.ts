@@ -117,7 +117,12 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
   });
   const money: RoundDeps = { db, box, operators, wallet, config, sessions, kv, metrics, onStatus: metrics.roundReached };
   const webhooks = createWebhookDispatcher({ db, operators, production: config.production }, config.webhooks, (msg, err) => console.error(msg, err instanceof Error ? err.message : String(err)));
-  const retryScheduler = createRetryScheduler(money, config.walletRetryScheduler, (msg, err) => console.error(msg, err instanceof Error ? err.message : String(err)));
+  const retryScheduler = createRetryScheduler(
+    money,
+    config.walletRetryScheduler,
+    (msg, err) => console.error(msg, err instanceof Error ? err.message : String(err)),
+    (operatorId, items) => metrics.retryRun(operatorId, 'scheduler', { claimed: items.length, settled: items.filter((i) => i.outcome === 'succeeded').length, failed: items.filter((i) => i.outcome !== 'succeeded').length }),
+  );
   const services: Services = { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background, metrics, lifecycle: { shuttingDown: false }, walletLog, retryScheduler, webhooks };
   if (config.walletRetryScheduler.enabled) retryScheduler.start();
   if (config.webhooks.enabled) webhooks.start();

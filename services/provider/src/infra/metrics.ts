@@ -83,7 +83,7 @@ export interface Metrics {
   httpRequest(method: string, route: string, status: number, seconds: number): void;
   /** `refusalCode`: the casino's code of a refusal (4xx, 409); '' when it sent none; absent otherwise. */
   walletCall(operatorId: string, operation: string, outcome: string, seconds: number, refusalCode?: string | null): void;
-  retryRun(operatorId: string, trigger: 'cron' | 'session' | 'admin', counts: RetryRunCounts): void;
+  retryRun(operatorId: string, trigger: 'cron' | 'session' | 'admin' | 'scheduler', counts: RetryRunCounts): void;
   roundReached(round: RoundFigures): void;
   idempotentReplay(outcome: ReplayOutcome): void;
   lockWait(seconds: number): void;
@@ -174,7 +174,7 @@ export function createMetrics(): Metrics {
   });
   const retryRuns = new Counter({
     name: 'gp_wallet_retry_runs_total',
-    help: 'Retry passes by operator and trigger: cron (the wallet-retries CronJob), session (a new session of the player), admin (retry now)',
+    help: 'Retry passes by operator and trigger: scheduler (the pods\' own retry scheduler, one operator worker pass), cron (the wallet-retries CronJob), session (a new session of the player), admin (retry now)',
     labelNames: ['operator', 'trigger'],
     registers,
     collect: primeOperators,

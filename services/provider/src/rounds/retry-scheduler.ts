@@ -54,7 +54,7 @@ export interface RetryScheduler {
 }
 
 
-export function createRetryScheduler(deps: RoundDeps, schedule: RetrySchedule, log?: (msg: string, err: unknown) => void): RetryScheduler {
+export function createRetryScheduler(deps: RoundDeps, schedule: RetrySchedule, log?: (msg: string, err: unknown) => void, onPass?: (operatorId: string, items: RetryItem[]) => void): RetryScheduler {
   const db = deps.db as Knex;
   const running = new Map<string, Promise<RetryItem[]>>();
   let timer: NodeJS.Timeout | null = null;
@@ -90,6 +90,10 @@ export function createRetryScheduler(deps: RoundDeps, schedule: RetrySchedule, l
       const profile = await deps.operators.get(deps.db, op.operatorId);
       if (!profile?.enabled) continue;
       const p = work(op.operatorId, op.due)
+        .then((items) => {
+          if (items.length) onPass?.(op.operatorId, items);
+          return items;
+        })
         .catch((err: unknown) => {
           log?.('wallet retry scheduler: an operator pass failed', err);
           return [] as RetryItem[];
