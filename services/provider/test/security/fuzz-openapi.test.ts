@@ -373,7 +373,9 @@ interface State {
 }
 
 async function state(): Promise<State> {
-  const sql = `SELECT ${tables.map((t) => `(SELECT md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) FROM "${t}" x) AS "${t}"`).join(', ')}`;
+  // A session's `last_seen_at` is the idle clock (issue 23): any request of the session may move it
+  // (at most once a minute), a refused one too. It is bookkeeping, not state a refusal could corrupt.
+  const sql = `SELECT ${tables.map((t) => `(SELECT md5(coalesce(string_agg((to_jsonb(x) - 'last_seen_at')::text, '|' ORDER BY (to_jsonb(x) - 'last_seen_at')::text), '')) FROM "${t}" x) AS "${t}"`).join(', ')}`;
   const res = await w.t.services.db.raw(sql);
   const requests = w.casino.requests();
   return {
