@@ -290,7 +290,9 @@ describe('the admin console in a browser', () => {
     const page = await newPage(browser);
     await page.setViewportSize({ width: 390, height: 844 });
     await signIn(page, base, 'ops@casino-a.test', PASSWORD);
-    const fits = () => page.evaluate(() => document.documentElement.scrollWidth);
+    // scrollWidth is an integer rounded up from fractional layout widths, so a 390.x px page reads 391
+    // (seen once under load); an overflow, as before issue 29, reads hundreds of px more. One px of rounding is allowed.
+    const fits = () => page.evaluate(() => document.documentElement.scrollWidth - 1);
     await page.locator('[data-testid=chart-bets] canvas').waitFor();
     await screenshot(page, 'admin-dashboard-mobile');
     expect(await fits(), 'dashboard').toBeLessThanOrEqual(390);
