@@ -173,6 +173,14 @@ describe('the admin console in a browser', () => {
     expect(history).toContain('operator.edited');
     expect(history).toContain('root@provider.test');
     expect(history).not.toContain(rotated!);
+    // the profile's webhook (issue 26): set the receiver, send a test, see the delivery logged
+    await page.getByTestId('webhook-url').fill('http://127.0.0.1:9/hooks');
+    await page.getByLabel('credit.pending').check();
+    await page.getByTestId('webhook-save').click();
+    await page.getByTestId('webhook-test').click();
+    await expect.poll(() => page.getByTestId('webhook-test-result').textContent()).toMatch(/could not be reached/);
+    await expect.poll(() => page.getByTestId('webhook-deliveries').textContent()).toMatch(/could not be reached/);
+    await expect.poll(() => page.getByTestId('history-table').textContent()).toContain('webhook.set');
     await screenshot(page, 'admin-operator');
     expect(page.problems).toEqual([]);
     await page.context().close();

@@ -9,6 +9,7 @@ import { Badge, Card, DataTable, ErrorNote, Loading, Modal, OneTimeSecret, PageH
 import { money, when, statusLabel } from '../format.js';
 import { bodyOf, formOf, ProfileFormView, type ProfileForm } from './operator-form.js';
 import { ChangeDiff, useOperators } from './shared.js';
+import { WebhookCard } from './webhook-card.js';
 
 const columns: ColumnDef<Operator, unknown>[] = [
   { header: 'Operator', accessorKey: 'operatorId', cell: (c) => <Link to={`/operators/${c.getValue<string>()}`} className="strong">{c.getValue<string>()}</Link> },
@@ -241,6 +242,7 @@ export function OperatorDetailPage() {
           </dl>
         </Card>
       </div>
+      <WebhookCard operatorId={o.operatorId} canWrite={canWrite} />
       <Card title="History" actions={<span className="muted small">append-only; secrets are never recorded</span>}>
         <DataTable data={history.data?.records ?? []} columns={historyColumns} empty="No changes recorded" testId="history-table" />
       </Card>
