@@ -78,9 +78,8 @@ export function Shell() {
             <button
               className="btn ghost"
               data-testid="logout"
-              onClick={async () => {
-                await logout();
-                navigate('/login');
+              onClick={() => {
+                void logout().then(() => navigate('/login'));
               }}
             >
               Sign out

@@ -35,7 +35,7 @@ export function AccountPage() {
         {me.staff.via === 'token' ? (
           <p className="muted">The bootstrap token has no password.</p>
         ) : (
-          <form onSubmit={submit} noValidate className="stack">
+          <form onSubmit={(e) => void submit(e)} noValidate className="stack">
             <label className="field">
               <span>Current password</span>
               <input type="password" autoComplete="current-password" {...register('currentPassword')} />

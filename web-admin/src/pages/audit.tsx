@@ -64,7 +64,7 @@ export function AuditPage() {
         <div className="table-foot">
           <span className="muted small">{records.length} shown</span>
           {q.hasNextPage ? (
-            <button className="btn secondary" onClick={() => q.fetchNextPage()}>
+            <button className="btn secondary" onClick={() => void q.fetchNextPage()}>
               Load more
             </button>
           ) : null}

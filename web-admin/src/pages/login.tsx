@@ -21,7 +21,7 @@ export function LoginPage() {
     try {
       const me = await signIn(values.email, values.password);
       client.setQueryData(['me'], { staff: me.staff, tenants: me.tenants });
-      navigate('/');
+      void navigate('/');
     } catch (err) {
       if (err instanceof ApiError && err.code === 'RATE_LIMITED') setError('Too many failed sign-ins for this email. Try again in 15 minutes or ask an administrator.');
       else if (err instanceof ApiError && err.code === 'UNAUTHORIZED') setError('The email or the password is wrong.');
@@ -40,7 +40,7 @@ export function LoginPage() {
         </div>
         <h1>Sign in</h1>
         <p className="muted">Staff accounts of the game provider and its casinos.</p>
-        <form onSubmit={submit} noValidate>
+        <form onSubmit={(e) => void submit(e)} noValidate>
           <label className="field">
             <span>Email</span>
             <input type="email" autoComplete="username" data-testid="login-email" {...register('email')} />

@@ -179,7 +179,7 @@ export function ProfileFormView({ initial, mode, platform, tenants, onSubmit, su
     return e?.message ? <em>{e.message}</em> : null;
   };
   return (
-    <form onSubmit={handleSubmit(onSubmit)} noValidate className="profile-form" data-testid="profile-form">
+    <form onSubmit={(e) => void handleSubmit(onSubmit)(e)} noValidate className="profile-form" data-testid="profile-form">
       <fieldset>
         <legend>Identity</legend>
         <div className="form-grid">

@@ -42,7 +42,7 @@ export function OperatorsPage() {
         }
       />
       <ErrorNote error={ops.error} />
-      <Card>{ops.isLoading ? <Loading /> : <DataTable data={list} columns={columns} testId="operators-table" onRowClick={(o) => navigate(`/operators/${o.operatorId}`)} />}</Card>
+      <Card>{ops.isLoading ? <Loading /> : <DataTable data={list} columns={columns} testId="operators-table" onRowClick={(o) => void navigate(`/operators/${o.operatorId}`)} />}</Card>
     </>
   );
 }
@@ -88,13 +88,13 @@ export function OperatorNewPage() {
         <ProfileFormView initial={{ ...formOf(null), tenantId: me.staff.tenantId ?? '' }} mode="create" platform={isPlatform} tenants={me.tenants} onSubmit={submit} submitLabel="Create profile" />
       </Card>
       {created ? (
-        <Modal title="Profile created" onClose={() => navigate(`/operators/${created.operatorId}`)} testId="created-modal">
+        <Modal title="Profile created" onClose={() => void navigate(`/operators/${created.operatorId}`)} testId="created-modal">
           <p>
             Give this shared secret to the casino: it signs every wallet callback of <strong>{created.operatorId}</strong> and the casino's requests to the provider.
           </p>
           <OneTimeSecret label="Shared secret" value={created.secret} testId="new-secret" />
           <div className="modal-actions">
-            <button className="btn primary" onClick={() => navigate(`/operators/${created.operatorId}`)}>
+            <button className="btn primary" onClick={() => void navigate(`/operators/${created.operatorId}`)}>
               I stored it — open the profile
             </button>
           </div>
@@ -118,7 +118,7 @@ export function OperatorEditPage() {
       await api('PATCH', `/api/admin/operators/${encodeURIComponent(operatorId)}`, body);
       await client.invalidateQueries({ queryKey: ['operators'] });
       await client.invalidateQueries({ queryKey: ['operator', operatorId] });
-      navigate(`/operators/${operatorId}`);
+      void navigate(`/operators/${operatorId}`);
     } catch (err) {
       setError(err);
     }

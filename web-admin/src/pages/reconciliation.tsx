@@ -157,7 +157,7 @@ export function ReconciliationPage() {
         <div className="table-foot">
           <span className="muted small">{list.length} shown</span>
           {rows.hasNextPage ? (
-            <button className="btn secondary" onClick={() => rows.fetchNextPage()} disabled={rows.isFetchingNextPage}>
+            <button className="btn secondary" onClick={() => void rows.fetchNextPage()} disabled={rows.isFetchingNextPage}>
               Load more
             </button>
           ) : null}

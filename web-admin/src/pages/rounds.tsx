@@ -108,11 +108,11 @@ export function RoundsPage() {
       </Card>
       <ErrorNote error={q.error} />
       <Card>
-        {q.isLoading ? <Loading /> : <DataTable data={rows} columns={columns} empty="No rounds match" testId="rounds-table" onRowClick={(r) => navigate(`/rounds/${r.roundId}`)} />}
+        {q.isLoading ? <Loading /> : <DataTable data={rows} columns={columns} empty="No rounds match" testId="rounds-table" onRowClick={(r) => void navigate(`/rounds/${r.roundId}`)} />}
         <div className="table-foot">
           <span className="muted small">{rows.length} shown</span>
           {q.hasNextPage ? (
-            <button className="btn secondary" onClick={() => q.fetchNextPage()} disabled={q.isFetchingNextPage} data-testid="rounds-more">
+            <button className="btn secondary" onClick={() => void q.fetchNextPage()} disabled={q.isFetchingNextPage} data-testid="rounds-more">
               {q.isFetchingNextPage ? 'Loading…' : 'Load more'}
             </button>
           ) : null}

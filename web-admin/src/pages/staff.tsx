@@ -94,7 +94,7 @@ export function StaffPage() {
       </Card>
       {inviteOpen ? (
         <Modal title="Invite a staff member" onClose={() => setInviteOpen(false)} testId="invite-modal">
-          <form onSubmit={submit} noValidate className="stack">
+          <form onSubmit={(e) => void submit(e)} noValidate className="stack">
             <label className="field">
               <span>Email</span>
               <input {...form.register('email')} data-testid="invite-email" />

@@ -20,7 +20,7 @@
  * RATE_LIMIT_AUTH_FAILURES_PER_MIN the IP gets 429 RATE_LIMITED until its window ends.
  * Every comparison of a secret is timing-safe; no secret appears in an answer or a log line.
  */
-import type { FastifyInstance, FastifyRequest, RouteOptions, onRequestHookHandler, preValidationHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, RouteOptions, onRequestAsyncHookHandler, preValidationAsyncHookHandler } from 'fastify';
 import type {} from '@fastify/cookie';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
@@ -283,7 +283,7 @@ export function registerAuthentication(app: FastifyInstance, deps: AuthDeps): vo
   app.decorateRequest('caller', null as never);
   app.decorateRequest('staffScope', null as never);
 
-  const onRequest: Partial<Record<RouteAuth, onRequestHookHandler>> = {
+  const onRequest: Partial<Record<RouteAuth, onRequestAsyncHookHandler>> = {
     admin: async (request) => {
       request.caller = await c.admin(request);
     },
@@ -299,7 +299,7 @@ export function registerAuthentication(app: FastifyInstance, deps: AuthDeps): vo
     },
   };
   // Signatures cover the body, so they are checked once it is read (and before it is validated).
-  const preValidation: Partial<Record<RouteAuth, preValidationHookHandler>> = {
+  const preValidation: Partial<Record<RouteAuth, preValidationAsyncHookHandler>> = {
     'admin-or-operator': async (request) => {
       if (bearerToken(request) !== null) request.caller = await c.admin(request);
       else if (hasSignatureHeaders(request)) request.caller = await c.operator(request);

@@ -18,7 +18,7 @@
  * `operatorId` (session creation). A request whose session is unknown is refused by the session
  * lookup itself (INVALID_SESSION), as it would be by its handler.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 import { createOperatorBulkheads, type Release } from '../wallet/operator-bulkhead.js';
@@ -39,7 +39,7 @@ function operatorOf(s: Pick<Services, 'db' | 'sessions'>, request: FastifyReques
 export function registerTenantShare(app: FastifyInstance, s: Pick<Services, 'db' | 'sessions' | 'config'>): void {
   const lanes = createOperatorBulkheads({ maxInFlight: s.config.tenantShare.playerMaxInFlight, maxQueued: 0 });
 
-  const admit: preHandlerHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+  const admit: preHandlerAsyncHookHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const operatorId = await operatorOf(s, request);
     if (operatorId === null) return;
     const release = await lanes.acquire(operatorId, 0);

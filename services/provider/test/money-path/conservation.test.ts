@@ -146,7 +146,11 @@ describe('money conservation under random wallet faults', () => {
     // every round is final
     for (const r of rounds) expect(['settled', 'cancelled', 'error'], r.round_id).toContain(r.status);
     // every callback is confirmed, or a debit that failed for good
-    const open = await db('wallet_callbacks').where({ operator_id: 'op-cons' }).andWhere((q) => q.where('callback_status', 'pending').orWhere((q2) => q2.where('callback_status', 'failed').whereNot('operation', 'debit')));
+    const open = await db('wallet_callbacks').where({ operator_id: 'op-cons' }).andWhere((q) => {
+      q.where('callback_status', 'pending').orWhere((q2) => {
+        q2.where('callback_status', 'failed').whereNot('operation', 'debit');
+      });
+    });
     expect(open).toEqual([]);
 
     const ledger = w.casino.transactions().filter((tx) => tx.operatorId === 'op-cons');

@@ -67,13 +67,18 @@ export async function claimRoundsForWork(db: Knex, work: Work, filter: WorkFilte
   if (filter.limit <= 0) return [];
   return db.transaction(async (tx) => {
     const ids = tx('rounds').select('round_id').orderBy('updated_at').limit(filter.limit).forUpdate().skipLocked();
-    const leaseFree = (q: Knex.QueryBuilder) => q.whereNull('lease_until').orWhere('lease_until', '<', tx.fn.now());
+    // (knex builders are thenables: the callbacks build and return nothing, so nothing looks like an unawaited promise)
+    const leaseFree = (q: Knex.QueryBuilder): void => {
+      q.whereNull('lease_until').orWhere('lease_until', '<', tx.fn.now());
+    };
     if (work.kind === 'wallet') {
       ids.where((q: Knex.QueryBuilder) => {
-        q.where((p: Knex.QueryBuilder) => p.whereIn('status', ['credit_pending', 'rollback_pending']).andWhere(leaseFree)).orWhere((p: Knex.QueryBuilder) =>
+        q.where((p: Knex.QueryBuilder) => {
+          p.whereIn('status', ['credit_pending', 'rollback_pending']).andWhere(leaseFree);
+        }).orWhere((p: Knex.QueryBuilder) => {
           // a debit_requested round is only taken over once its worker's lease ran out
-          p.where('status', 'debit_requested').whereNotNull('lease_until').andWhere('lease_until', '<', tx.fn.now()),
-        );
+          p.where('status', 'debit_requested').whereNotNull('lease_until').andWhere('lease_until', '<', tx.fn.now());
+        });
       });
     } else if (work.kind === 'interrupted') {
       ids.where({ game_type: 'blackjack', status: 'active' }).whereNotNull('lease_until').andWhere('lease_until', '<', tx.fn.now());
