@@ -11,7 +11,8 @@ import { AppError, errorBody } from '../errors.js';
 import { stringifyJson, parseJson } from '../infra/json.js';
 import type { Metrics, ReplayOutcome } from '../infra/metrics.js';
 import { isUniqueViolation, type Db, type Queryable, type Tx } from '../store/db.js';
-import { callbackCreatedAt, getRound } from './round-store/reads.js';
+import { getRound } from './round-store/reads.js';
+import { findKeyRecord, insertKeyClaim, keysClaimedWithCallback, storeKeyAnswer, type IdempotencyRecordRow } from './round-store/idempotency-records.js';
 import type { Callback, Round } from './round-store/rows.js';
 import { OPEN_STATUSES, publicStatusOf } from './round-status.js';
 
@@ -22,16 +23,6 @@ export interface IdempotencyScope {
   requestHash: string;
   /** Set once this request has claimed the key (in the statement or transaction that first writes). */
   claimed?: boolean;
-}
-
-interface RecordRow {
-  id: string | number;
-  request_hash: string;
-  round_id: string | null;
-  state: 'in_progress' | 'completed';
-  response_status: number | null;
-  response_body: unknown;
-  response_round_status: string | null;
 }
 
 /** The scope of a player's request: its session and key, and the hash of what it asks (`request`: the canonical request). */
@@ -68,13 +59,7 @@ const PENDING_ANSWERS: readonly string[] = ['credit_pending', 'rollback_pending'
 /** Claims the key inside the caller's transaction; a concurrent claim makes the caller start over. */
 export async function claimKey(tx: Tx, scope: IdempotencyScope, roundId: string): Promise<void> {
   try {
-    await tx('idempotency_records').insert({
-      operator_id: scope.operatorId,
-      session_id: scope.sessionId,
-      idempotency_key: scope.key,
-      request_hash: scope.requestHash,
-      round_id: roundId,
-    });
+    await insertKeyClaim(tx, scope, roundId);
     scope.claimed = true;
   } catch (err) {
     if (isUniqueViolation(err)) throw new KeyTaken();
@@ -84,25 +69,10 @@ export async function claimKey(tx: Tx, scope: IdempotencyScope, roundId: string)
 
 /** Stores the answer of a claimed key (a 200 body, or an error that carries its round). */
 export async function completeKey(db: Queryable, scope: IdempotencyScope, answer: { status: number; body: unknown; roundStatus: string | null }): Promise<void> {
-  await db('idempotency_records')
-    .where({ operator_id: scope.operatorId, session_id: scope.sessionId, idempotency_key: scope.key, state: 'in_progress' })
-    .update({
-      state: 'completed',
-      response_status: answer.status,
-      response_body: stringifyJson(answer.body),
-      response_round_status: answer.roundStatus,
-      completed_at: db.fn.now(),
-    });
+  await storeKeyAnswer(db, scope, answer);
 }
 
-async function findRecord(db: Queryable, scope: IdempotencyScope): Promise<RecordRow | undefined> {
-  const row: RecordRow | undefined = await db('idempotency_records')
-    .where({ operator_id: scope.operatorId, session_id: scope.sessionId, idempotency_key: scope.key })
-    .first();
-  return row;
-}
-
-function storedAnswer<T>(row: RecordRow): T {
+function storedAnswer<T>(row: IdempotencyRecordRow): T {
   const body = typeof row.response_body === 'string' ? parseJson(row.response_body) : parseJson(stringifyJson(row.response_body));
   if ((row.response_status ?? 200) >= 400) {
     const b = body as { code: AppError['code']; message: string; [k: string]: unknown };
@@ -140,7 +110,7 @@ export async function runIdempotent<T>(db: Db, run: IdempotentRun<T>, metrics?: 
     return answer;
   } catch (err) {
     if (!run.scope.claimed) {
-      const existing = await findRecord(db, run.scope);
+      const existing = await findKeyRecord(db, run.scope);
       if (existing) return counted(replay(db, run, existing), metrics);
       if (err instanceof KeyTaken) {
         metrics?.idempotentReplay('in_progress');
@@ -175,15 +145,15 @@ function roundStatusOf(answer: unknown): string | null {
   return typeof s === 'string' ? s : null;
 }
 
-async function replay<T>(db: Db, run: IdempotentRun<T>, first: RecordRow): Promise<T> {
+async function replay<T>(db: Db, run: IdempotentRun<T>, first: IdempotencyRecordRow): Promise<T> {
   if (first.request_hash !== run.scope.requestHash) {
     throw new AppError('IDEMPOTENCY_CONFLICT', 'this idempotency key was used for a different request');
   }
   const deadline = Date.now() + run.waitMs;
-  let row: RecordRow | undefined = first;
+  let row: IdempotencyRecordRow | undefined = first;
   while (row && row.state === 'in_progress' && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
-    row = await findRecord(db, run.scope);
+    row = await findKeyRecord(db, run.scope);
   }
   if (!row) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'this idempotency key is being processed by another request');
   const round = row.round_id ? await getRound(db, row.round_id) : null;
@@ -204,12 +174,7 @@ async function replay<T>(db: Db, run: IdempotentRun<T>, first: RecordRow): Promi
  * did not happen.
  */
 export async function completeInterruptedKeys(db: Queryable, debit: Pick<Callback, 'id' | 'roundId'>, error: AppError): Promise<void> {
-  const records: { operator_id: string; session_id: string; idempotency_key: string; request_hash: string }[] = await db('idempotency_records')
-    .where({ round_id: debit.roundId, state: 'in_progress' })
-    .andWhere('created_at', '=', callbackCreatedAt(db, debit.id))
-    .select('operator_id', 'session_id', 'idempotency_key', 'request_hash');
-  for (const r of records) {
-    const scope = { operatorId: r.operator_id, sessionId: r.session_id, key: r.idempotency_key, requestHash: r.request_hash };
+  for (const scope of await keysClaimedWithCallback(db, debit.roundId, debit.id)) {
     await completeKey(db, scope, { status: error.statusCode, body: errorBody(error), roundStatus: 'active' });
   }
 }

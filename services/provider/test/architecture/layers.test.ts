@@ -93,6 +93,25 @@ describe('the layers of services/provider/src', () => {
     expect(writers).toEqual([]);
   });
 
+  it('writes each table from one module (issue 24 item 3)', () => {
+    // The module of a file: its folder, and round-store/ as one module of its own.
+    const moduleOf = (f: string) => (f.startsWith('rounds/round-store/') ? 'rounds/round-store' : f.includes('/') ? f.slice(0, f.lastIndexOf('/')) : f);
+    const writers = new Map<string, Set<string>>();
+    for (const f of all) {
+      const text = readFileSync(path.join(SRC, f), 'utf8');
+      const tables = new Set<string>();
+      for (const m of text.matchAll(/\b(?:INSERT INTO|UPDATE|DELETE FROM)\s+([a-z_]+)/g)) tables.add(m[1]!);
+      for (const m of text.matchAll(/\(\s*'([a-z_]+)'\s*\)(?:\s*\.[a-zA-Z]+\([^()]*(?:\([^()]*\)[^()]*)*\))*?\s*\.(?:insert|update|del|delete|increment|decrement)\(/g)) tables.add(m[1]!);
+      for (const t of tables) writers.set(t, new Set([...(writers.get(t) ?? []), moduleOf(f)]));
+    }
+    // Named exceptions (docs/ARCHITECTURE.md "Who writes which table"): the hot path bumps a seed
+    // pair's nonce and stores the balance a debit reported in the statement that opens the round.
+    const shared: Record<string, string[]> = { seed_pairs: ['rounds/round-store', 'store'], player_balances: ['rounds/round-store', 'sessions'] };
+    const many = [...writers].filter(([t, mods]) => mods.size > 1 && [...mods].sort().join() !== (shared[t] ?? []).sort().join()).map(([t, mods]) => `${t}: ${[...mods].sort().join(', ')}`);
+    expect(many).toEqual([]);
+    expect([...writers.get('idempotency_records')!]).toEqual(['rounds/round-store']);
+  });
+
   it('keeps every source file under 450 lines (one obvious home for each step, issue 24)', () => {
     const long = all.filter((f) => readFileSync(path.join(SRC, f), 'utf8').split('\n').length > 450);
     expect(long).toEqual([]);
