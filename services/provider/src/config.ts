@@ -100,6 +100,8 @@ const envSchema = z.object({
   WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(1000).default(60),
   WEBHOOK_PER_OPERATOR: z.coerce.number().int().min(1).max(1000).default(20),
   WEBHOOK_STUCK_AFTER_MINUTES: z.coerce.number().int().min(1).max(100_000).default(15),
+  /** Delivered and failed webhook events (and their delivery log) are kept this many days. */
+  WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** false: only check the database is at the latest migration (pods in Kubernetes; a Job migrates). */
   MIGRATE_ON_START: z.enum(['true', 'false', '1', '0', '']).default('true').transform((v) => v !== 'false' && v !== '0'),
 });
@@ -169,6 +171,7 @@ export interface Config {
     maxAttempts: number;
     perOperator: number;
     stuckMinutes: number;
+    retentionDays: number;
   };
   /** The in-service wallet retry scheduler (rounds/retry-scheduler.ts, docs/operations.md "Wallet retries"). */
   walletRetryScheduler: {
@@ -262,6 +265,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: e.WEBHOOK_MAX_ATTEMPTS,
       perOperator: e.WEBHOOK_PER_OPERATOR,
       stuckMinutes: e.WEBHOOK_STUCK_AFTER_MINUTES,
+      retentionDays: e.WEBHOOK_RETENTION_DAYS,
     },
     walletRetryScheduler: {
       // Tests start it where they test it: elsewhere a background pass would race their assertions.

@@ -26,6 +26,10 @@ export interface Campaign {
   amount: bigint;
   params: Record<string, unknown>;
   betsPerPlayer: number;
+  /** the stake value the campaign may grant (free bets granted × amount), null: no limit */
+  budget: bigint | null;
+  /** free bets granted so far (what the budget counts) */
+  grantedBets: number;
   startsAt: string;
   expiresAt: string;
   cancelledAt: string | null;
@@ -46,6 +50,8 @@ interface CampaignRow {
   amount: string;
   params: Record<string, unknown>;
   bets_per_player: number;
+  budget: string | null;
+  granted_bets: string | number;
   starts_at: Date | string;
   expires_at: Date | string;
   cancelled_at: Date | string | null;
@@ -66,6 +72,8 @@ const campaignFromRow = (r: CampaignRow): Campaign => ({
   amount: toBigInt(r.amount),
   params: r.params,
   betsPerPlayer: r.bets_per_player,
+  budget: r.budget === null ? null : toBigInt(r.budget),
+  grantedBets: Number(r.granted_bets),
   startsAt: toIso(r.starts_at),
   expiresAt: toIso(r.expires_at),
   cancelledAt: r.cancelled_at === null ? null : toIso(r.cancelled_at),
@@ -118,6 +126,7 @@ export interface NewCampaign {
   amount: bigint;
   params: Record<string, unknown>;
   betsPerPlayer: number;
+  budget: bigint | null;
   startsAt: Date;
   expiresAt: Date;
 }
@@ -132,20 +141,43 @@ export async function insertCampaign(tx: Tx, c: NewCampaign): Promise<void> {
     amount: c.amount.toString(),
     params: JSON.stringify(c.params),
     bets_per_player: c.betsPerPlayer,
+    budget: c.budget === null ? null : c.budget.toString(),
     starts_at: c.startsAt,
     expires_at: c.expiresAt,
   });
 }
 
-/** Grants the campaign's free bets to players who have none yet (a player added twice keeps the first grant). Answers how many were added. */
-export async function addGrants(db: Queryable, campaign: Pick<Campaign, 'campaignId' | 'operatorId' | 'betsPerPlayer'>, playerRefs: string[]): Promise<number> {
-  if (playerRefs.length === 0) return 0;
-  const rows = await db('free_bet_grants')
+/**
+ * Grants the campaign's free bets to players who have none yet (a player added twice keeps the
+ * first grant) and counts them against the budget in the same transaction: the campaign row's
+ * `granted_bets` moves only while the budget allows it (CHECK free_bet_campaigns_within_budget
+ * holds it too), so two concurrent additions cannot both take the last of it. When the budget
+ * cannot fund them, nothing is granted: the answer says how many more players it can fund, and
+ * the caller rolls the transaction back.
+ */
+export async function addGrants(
+  tx: Tx,
+  campaign: Pick<Campaign, 'campaignId' | 'operatorId' | 'betsPerPlayer'>,
+  playerRefs: string[],
+): Promise<{ added: number } | { overBudget: true; playersLeft: number }> {
+  if (playerRefs.length === 0) return { added: 0 };
+  const rows = await tx('free_bet_grants')
     .insert([...new Set(playerRefs)].map((p) => ({ campaign_id: campaign.campaignId, operator_id: campaign.operatorId, player_ref: p, granted: campaign.betsPerPlayer })))
     .onConflict(['campaign_id', 'player_ref'])
     .ignore()
     .returning('player_ref');
-  return rows.length;
+  if (rows.length === 0) return { added: 0 };
+  const { rows: counted } = await tx.raw(
+    `UPDATE free_bet_campaigns SET granted_bets = granted_bets + ?::bigint * bets_per_player, updated_at = now()
+     WHERE campaign_id = ? AND (budget IS NULL OR (granted_bets + ?::bigint * bets_per_player) * amount <= budget)
+     RETURNING campaign_id`,
+    [rows.length, campaign.campaignId, rows.length],
+  );
+  if ((counted as unknown[]).length > 0) return { added: rows.length };
+  const left = (await tx('free_bet_campaigns')
+    .where({ campaign_id: campaign.campaignId })
+    .first(tx.raw('floor((budget - granted_bets * amount) / (bets_per_player * amount)) AS players_left'))) as { players_left: string | number } | undefined;
+  return { overBudget: true, playersLeft: Math.max(0, Number(left?.players_left ?? 0)) };
 }
 
 /** Cancels a campaign that is not cancelled or ended yet; answers whether this call cancelled it. */

@@ -12,6 +12,8 @@
  *   campaign for a game the operator disabled → GAME_DISABLED; amount off the operator's limits
  *   → BET_OUT_OF_RANGE / MAX_PAYOUT_EXCEEDED (at creation); an unknown campaign id on the
  *   campaign API → NOT_FOUND; another operator's campaign through a signed request → FORBIDDEN.
+ *   Players the campaign's budget cannot fund → ACTION_NOT_AVAILABLE (nothing granted; the message
+ *   says how many more it can fund); a budget below one player's grant → VALIDATION_ERROR.
  */
 import { randomUUID } from 'node:crypto';
 import { isInstantGame, parseGameParams, prepareInstantBet } from '@gp/game-core/games';
@@ -59,6 +61,9 @@ export function campaignView(c: Campaign) {
     amount: amountJson(c.amount, c.currency),
     params: c.params,
     betsPerPlayer: c.betsPerPlayer,
+    budget: c.budget === null ? null : amountJson(c.budget, c.currency),
+    budgetUsed: amountJson(BigInt(c.grantedBets) * c.amount, c.currency),
+    budgetLeft: c.budget === null ? null : amountJson(c.budget - BigInt(c.grantedBets) * c.amount, c.currency),
     startsAt: c.startsAt,
     expiresAt: c.expiresAt,
     cancelledAt: c.cancelledAt,
@@ -80,6 +85,8 @@ export interface CreateCampaignInput {
   amount: string;
   params?: Record<string, unknown> | undefined;
   betsPerPlayer: number;
+  /** the stake value the campaign may grant in all (free bets granted × amount); none: no limit */
+  budget?: string | undefined;
   playerRefs?: string[] | undefined;
   /** ISO time; default now */
   startsAt?: string | undefined;
@@ -113,11 +120,15 @@ export async function createCampaign(deps: MoneyDeps, caller: CampaignCaller, in
   const startsAt = input.startsAt ? new Date(input.startsAt) : new Date();
   const expiresAt = new Date(input.expiresAt);
   if (expiresAt.getTime() <= startsAt.getTime()) throw new AppError('VALIDATION_ERROR', 'expiresAt must be after startsAt');
+  const budget = input.budget === undefined ? null : parseAmount(input.budget, operator.currency);
+  if (budget !== null && budget < amount * BigInt(input.betsPerPlayer)) {
+    throw new AppError('VALIDATION_ERROR', `budget must fund at least one player's free bets (${amountJson(amount * BigInt(input.betsPerPlayer), operator.currency).toString()} ${operator.currency})`);
+  }
   const playerRefs = input.playerRefs ?? [];
   const campaignId = randomUUID();
   await deps.db.transaction(async (tx) => {
-    await insertCampaign(tx, { campaignId, operatorId, name: input.name ?? null, gameType: input.gameType, currency: operator.currency, amount, params, betsPerPlayer: input.betsPerPlayer, startsAt, expiresAt });
-    await addGrants(tx, { campaignId, operatorId, betsPerPlayer: input.betsPerPlayer }, playerRefs);
+    await insertCampaign(tx, { campaignId, operatorId, name: input.name ?? null, gameType: input.gameType, currency: operator.currency, amount, params, betsPerPlayer: input.betsPerPlayer, budget, startsAt, expiresAt });
+    budgetRefusal(await addGrants(tx, { campaignId, operatorId, betsPerPlayer: input.betsPerPlayer }, playerRefs));
   });
   return campaignView((await getCampaign(deps.db, campaignId))!);
 }
@@ -153,11 +164,19 @@ export async function campaignDetail(deps: MoneyDeps, caller: CampaignCaller, ca
   };
 }
 
+/** Throws when the budget could not fund the players (the transaction rolls their grants back). */
+function budgetRefusal(result: Awaited<ReturnType<typeof addGrants>>): { added: number } {
+  if ('overBudget' in result) {
+    throw new AppError('ACTION_NOT_AVAILABLE', `the campaign's budget is exhausted: it can fund ${result.playersLeft} more player(s), nothing was granted`);
+  }
+  return result;
+}
+
 /** Adds players (each gets `betsPerPlayer`); a player already in the campaign keeps the grant. Refused once the campaign ended or was cancelled. */
 export async function addCampaignPlayers(deps: MoneyDeps, caller: CampaignCaller, campaignId: string, playerRefs: string[]) {
   const c = await campaignOf(deps, caller, campaignId);
   if (c.status === 'ended' || c.status === 'cancelled') throw new AppError('ACTION_NOT_AVAILABLE', `the campaign is ${c.status}`);
-  const added = await addGrants(deps.db, c, playerRefs);
+  const { added } = await deps.db.transaction(async (tx) => budgetRefusal(await addGrants(tx, c, playerRefs)));
   return { ...campaignView((await getCampaign(deps.db, campaignId))!), added };
 }
 

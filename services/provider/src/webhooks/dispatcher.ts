@@ -11,25 +11,21 @@
  *    (the only cost on the money path is the outbox row its transaction writes).
  *  - Signed like our wallet callbacks (CONTRACT.md §6) with the operator's secret: PATH is the
  *    receiver URL's path and query as sent; X-Event-Id and X-Event-Type name the event.
+ *  - Retention: delivered and failed events (with their delivery log) go after
+ *    WEBHOOK_RETENTION_DAYS, a bounded batch per pod every 10 minutes; pending ones stay.
  */
 import type { Knex } from 'knex';
+import type { Config } from '../config.js';
 import { amountJson, type CurrencyCode } from '@gp/game-core/money';
 import { stringifyJson } from '../infra/json.js';
 import { callableUrl } from '../operators/callback-address.js';
 import type { OperatorStore } from '../operators/operator-store.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import { signedHeaders } from '../wallet/signing.js';
-import { claimEvent, dropEvent, enqueueObservedEvents, getEndpoint, operatorsWithDueEvents, recordDelivery, type DeliveryResult, type OutboxEvent } from './webhook-store.js';
+import { claimEvent, dropEvent, enqueueObservedEvents, getEndpoint, operatorsWithDueEvents, purgeOldEvents, recordDelivery, type DeliveryResult, type OutboxEvent } from './webhook-store.js';
 
-export interface DispatcherSettings {
-  enabled: boolean;
-  tickMs: number;
-  timeoutMs: number;
-  backoffSeconds: number[];
-  maxAttempts: number;
-  perOperator: number;
-  stuckMinutes: number;
-}
+/** The dispatcher's settings are the configuration's (WEBHOOK_* in config.ts). */
+export type DispatcherSettings = Config['webhooks'];
 
 export interface WebhookDispatcher {
   start(): void;
@@ -39,18 +35,23 @@ export interface WebhookDispatcher {
 }
 
 const MAX_ANSWER_BYTES = 4096;
+/** How often a pod removes the delivered and failed events past WEBHOOK_RETENTION_DAYS (a bounded batch each time). */
+const PURGE_EVERY_MS = 10 * 60_000;
 
 /** The JSON body a receiver gets (docs/integration.md "Webhooks"). */
 export function webhookBody(event: OutboxEvent): string {
   const data: Record<string, unknown> = { ...event.payload };
-  if (typeof data.amountMinor === 'string' && typeof data.currency === 'string') {
+  // money is stored as minor units (`amountMinor`, `budgetMinor`, …) and sent in the currency's decimals (`amount`, `budget`, …)
+  for (const [key, value] of Object.entries(event.payload)) {
+    if (!key.endsWith('Minor')) continue;
+    delete data[key];
+    if (typeof value !== 'string' || typeof data.currency !== 'string') continue;
     try {
-      data.amount = amountJson(BigInt(data.amountMinor), data.currency as CurrencyCode);
+      data[key.slice(0, -'Minor'.length)] = amountJson(BigInt(value), data.currency as CurrencyCode);
     } catch {
-      // an unknown currency: the minor units stay alone
+      data[key] = value; // an unknown currency: the minor units stay alone
     }
   }
-  delete data.amountMinor;
   return stringifyJson({ eventId: event.eventId, type: event.type, operatorId: event.operatorId, createdAt: event.createdAt, attempt: event.attempts, data });
 }
 
@@ -118,8 +119,13 @@ export function createWebhookDispatcher(deps: { db: Knex; operators: OperatorSto
     return sent;
   }
 
+  let lastPurge = 0;
   async function tick(): Promise<number> {
     await enqueueObservedEvents(deps.db, settings.stuckMinutes);
+    if (Date.now() - lastPurge >= PURGE_EVERY_MS) {
+      lastPurge = Date.now();
+      await purgeOldEvents(deps.db, settings.retentionDays);
+    }
     const started: Promise<number>[] = [];
     for (const operatorId of await operatorsWithDueEvents(deps.db)) {
       if (running.has(operatorId)) continue; // a slow receiver holds only its own worker

@@ -18,6 +18,7 @@ export const WEBHOOK_EVENTS = [
   'wallet.circuit_opened',
   'wallet.circuit_closed',
   'secret.grace_ended',
+  'freebet.budget_exhausted',
   'webhook.test',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
@@ -143,6 +144,20 @@ export async function enqueueObservedEvents(db: Knex, stuckMinutes: number): Pro
     [],
   );
   return (stuck.rowCount ?? 0) + (grace.rowCount ?? 0);
+}
+
+/**
+ * Retention: removes up to `batch` delivered or failed events created more than `days` ago (their
+ * delivery log goes with them, ON DELETE CASCADE). Pending events are never removed. Answers how
+ * many went.
+ */
+export async function purgeOldEvents(db: Knex, days: number, batch = 5000): Promise<number> {
+  const { rowCount } = await db.raw(
+    `DELETE FROM webhook_outbox WHERE event_id IN (
+       SELECT event_id FROM webhook_outbox WHERE status IN ('delivered', 'failed') AND created_at < now() - make_interval(days => ?) LIMIT ?)`,
+    [days, batch],
+  );
+  return (rowCount as number | null) ?? 0;
 }
 
 /** Operators with events due now. */

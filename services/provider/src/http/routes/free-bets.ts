@@ -42,6 +42,7 @@ const createBody = z
     amount: amountSchema,
     params: z.record(z.string(), z.unknown()).optional().meta({ description: "defaults of the game's params (a complete set, or none); a bet's own params override them" }),
     betsPerPlayer: z.number().int().min(1).max(10_000),
+    budget: amountSchema.optional().meta({ description: "the stake value the campaign may grant in all (free bets granted × amount); players it cannot fund are refused (ACTION_NOT_AVAILABLE) and the webhook event freebet.budget_exhausted tells the casino when it is spent; none: no limit" }),
     playerRefs: playerRefs.optional(),
     startsAt: queryTime.optional().meta({ description: 'default: now' }),
     expiresAt: queryTime,
