@@ -2,7 +2,8 @@
  * Rounds in the admin console (issue 13 item 6): search by round id, player, operator, game,
  * status and time range, newest first with a keyset cursor on an index; a round with its result,
  * fairness proof and the whole casino callback trail (never a secret, launch token or signature),
- * and "retry now" of a pending credit or rollback — the cron route's job, for that round, audited.
+ * and "retry now" of a pending credit or rollback — the cron route's job, for that round, audited
+ * (rounds/retry-now.ts).
  */
 import { z } from 'zod';
 import type { Services } from '../../../services.js';
@@ -14,8 +15,7 @@ import { betView } from '../../../rounds/round-view.js';
 import { ROUND_STATUSES } from '../../../rounds/round-status.js';
 import { getRound } from '../../../rounds/round-store/reads.js';
 import { pendingRounds, searchRounds } from '../../../rounds/round-store/reports.js';
-import { runWalletRetryJob } from '../../../rounds/wallet-retry-job.js';
-import { recordChange } from '../../../staff/config-audit.js';
+import { retryRoundNow } from '../../../rounds/retry-now.js';
 import { adminRoundAnswer, pendingAnswer, retrySummaryAnswer, roundListAnswer } from '../../answers.js';
 import { gameTypeSchema, idText, operatorIdText, playerRefSchema, queryInt, queryTime, roundIdParams } from '../../schemas.js';
 import { actorOf } from './actor.js';
@@ -105,22 +105,6 @@ export function adminRoundRoutes(app: AppInstance, s: Services): void {
   app.post(
     '/api/admin/rounds/:roundId/retry',
     { config: { auth: 'staff', staff: { role: 'admin', scope: 'round' } }, schema: { operationId: 'retryRound', summary: 'Retry a pending credit or rollback now (the cron route’s job, for this round)', tags: ['admin'], params: roundIdParams, response: { 200: retrySummaryAnswer } } },
-    async (request) => {
-      const round = await getRound(s.db, request.params.roundId);
-      if (!round) throw new AppError('ROUND_NOT_FOUND', 'no round with this id');
-      const summary = await runWalletRetryJob(s.money, { operatorId: round.operatorId, roundId: round.roundId, limit: 1, sweepAbandoned: false });
-      const after = await getRound(s.db, round.roundId);
-      const op = await s.operators.get(s.db, round.operatorId);
-      await recordChange(s.db, actorOf(request), {
-        action: 'round.retried',
-        tenantId: op?.tenantId ?? null,
-        operatorId: round.operatorId,
-        targetType: 'round',
-        targetId: round.roundId,
-        before: { status: round.status },
-        after: { status: after?.status ?? round.status, outcome: summary.items[0]?.outcome ?? 'not_pending' },
-      });
-      return summary;
-    },
+    async (request) => retryRoundNow(s.money, actorOf(request), request.params.roundId),
   );
 }

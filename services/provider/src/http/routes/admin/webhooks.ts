@@ -1,16 +1,15 @@
 /**
  * Operators' webhooks in the admin API and console (issue 26 item 2): the receiver of a profile
  * (URL, events, on/off), a test delivery answered at once, the events of the outbox and the
- * delivery log, and redelivery of an event (same event id). Changes are in the config audit.
+ * delivery log, and redelivery of an event (same event id). Changes are in the config audit; the
+ * receiver's rules and audit in webhooks/receiver-settings.ts.
  */
 import { z } from 'zod';
 import type { Services } from '../../../services.js';
 import type { AppInstance } from '../../zod-provider.js';
 import { AppError } from '../../../errors.js';
-import { checkCallbackBase } from '../../../operators/callback-address.js';
-import { recordChange } from '../../../staff/config-audit.js';
-import { sendWebhook } from '../../../webhooks/dispatcher.js';
-import { claimEventById, deleteEndpoint, enqueueEvent, getEndpoint, listDeliveries, listEvents, putEndpoint, recordDelivery, redeliver, WEBHOOK_EVENTS } from '../../../webhooks/webhook-store.js';
+import { removeReceiver, sendTestEvent, setReceiver } from '../../../webhooks/receiver-settings.js';
+import { getEndpoint, listDeliveries, listEvents, redeliver, WEBHOOK_EVENTS } from '../../../webhooks/webhook-store.js';
 import { operatorIdText, queryInt, queryTime } from '../../schemas.js';
 import { actorOf } from './actor.js';
 
@@ -42,24 +41,8 @@ const deliveryAnswer = z.object({ id: z.string(), eventId: z.string(), attempt: 
 const eventsQuery = z.object({ status: z.enum(['pending', 'delivered', 'failed']).optional(), before: queryTime.optional(), limit: queryInt(1, 200, 50) });
 const deliveriesQuery = z.object({ eventId: z.string().uuid().optional(), beforeId: z.string().regex(/^[0-9]{1,18}$/).optional(), limit: queryInt(1, 200, 50) });
 
-/** The receiver's URL: the rules of a callback base (https in production, no internal address, no user info), a query allowed. */
-function checkReceiverUrl(url: string, production: boolean): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new AppError('VALIDATION_ERROR', 'url must be an absolute URL');
-  }
-  try {
-    checkCallbackBase(`${parsed.origin}${parsed.pathname}`, production);
-  } catch (err) {
-    if (err instanceof AppError) throw new AppError('VALIDATION_ERROR', err.message.replace('callbackBaseUrl', 'url').replace(' (or sandbox://demo-casino)', '').replace(' or sandbox://demo-casino', ''));
-    throw err;
-  }
-  if (parsed.username || parsed.password || parsed.hash) throw new AppError('VALIDATION_ERROR', 'url must not carry user info or a fragment');
-}
-
 export function adminWebhookRoutes(app: AppInstance, s: Services): void {
+  const deps = { db: s.db, operators: s.operators, config: s.config };
   const known = async (operatorId: string) => {
     const op = await s.operators.get(s.db, operatorId);
     if (!op) throw new AppError('NOT_FOUND', 'no such operator');
@@ -78,29 +61,13 @@ export function adminWebhookRoutes(app: AppInstance, s: Services): void {
   app.put(
     '/api/admin/operators/:operatorId/webhook',
     { config: { auth: 'staff', staff: { role: 'admin', scope: 'operator' } }, schema: { operationId: 'putWebhook', summary: "Set the profile's webhook receiver: URL, event types, on/off", tags: ['admin'], params, body: endpointBody, response: { 200: endpointAnswer } } },
-    async (request) => {
-      const op = await known(request.params.operatorId);
-      checkReceiverUrl(request.body.url, s.config.production);
-      const before = await getEndpoint(s.db, op.operatorId);
-      const after = await s.db.transaction(async (tx) => {
-        const saved = await putEndpoint(tx, op.operatorId, { url: request.body.url, events: [...new Set(request.body.events)], enabled: request.body.enabled });
-        await recordChange(tx, actorOf(request), { action: 'webhook.set', tenantId: op.tenantId, operatorId: op.operatorId, targetType: 'operator', targetId: op.operatorId, before, after: saved });
-        return saved;
-      });
-      return after;
-    },
+    async (request) => setReceiver(deps, actorOf(request), await known(request.params.operatorId), request.body),
   );
 
   app.delete(
     '/api/admin/operators/:operatorId/webhook',
     { config: { auth: 'staff', staff: { role: 'admin', scope: 'operator' } }, schema: { operationId: 'deleteWebhook', summary: "Remove the profile's webhook receiver (events not delivered yet end failed)", tags: ['admin'], params, response: { 200: z.object({ deleted: z.boolean() }) } } },
-    async (request) => {
-      const op = await known(request.params.operatorId);
-      const before = await getEndpoint(s.db, op.operatorId);
-      const deleted = await deleteEndpoint(s.db, op.operatorId);
-      if (deleted) await recordChange(s.db, actorOf(request), { action: 'webhook.deleted', tenantId: op.tenantId, operatorId: op.operatorId, targetType: 'operator', targetId: op.operatorId, before, after: null });
-      return { deleted };
-    },
+    async (request) => ({ deleted: await removeReceiver(deps, actorOf(request), await known(request.params.operatorId)) }),
   );
 
   app.post(
@@ -109,19 +76,7 @@ export function adminWebhookRoutes(app: AppInstance, s: Services): void {
       config: { auth: 'staff', staff: { role: 'admin', scope: 'operator' } },
       schema: { operationId: 'testWebhook', summary: 'Send a signed `webhook.test` event to the receiver now; answers the delivery', tags: ['admin'], params, response: { 200: deliveryAnswer } },
     },
-    async (request) => {
-      const op = await known(request.params.operatorId);
-      const endpoint = await getEndpoint(s.db, op.operatorId);
-      if (!endpoint) throw new AppError('VALIDATION_ERROR', 'the profile has no webhook receiver; set one first');
-      const withSecret = await s.operators.getWithSecret(s.db, op.operatorId);
-      const eventId = await enqueueEvent(s.db, op.operatorId, 'webhook.test', { requestedBy: actorOf(request).kind, at: new Date().toISOString() }, null, { force: true });
-      const event = eventId ? await claimEventById(s.db, eventId, s.config.webhooks.timeoutMs + 10_000, s.config.webhooks.backoffSeconds) : null;
-      if (!event || !withSecret) throw new AppError('VALIDATION_ERROR', 'the test event could not be written');
-      const result = await sendWebhook(withSecret, endpoint.url, event, s.config.webhooks.timeoutMs, s.config.production);
-      await recordDelivery(s.db, event, result, s.config.webhooks.maxAttempts);
-      const [logged] = await listDeliveries(s.db, op.operatorId, { eventId: event.eventId, limit: 1 });
-      return logged!;
-    },
+    async (request) => sendTestEvent(deps, actorOf(request), await known(request.params.operatorId)),
   );
 
   app.get(
