@@ -17,6 +17,7 @@ export async function oldestPendingAges(db: Queryable): Promise<PendingAge[]> {
     .leftJoin('wallet_callbacks as wc', function joinCallback() {
       this.on('wc.round_id', '=', 'r.round_id').andOn(db.raw("wc.operation = CASE r.status WHEN 'credit_pending' THEN 'credit' ELSE 'rollback' END"));
     })
+    .whereIn('r.round_id', db('rounds_in_flight').select('round_id'))
     .whereIn('r.status', ['credit_pending', 'rollback_pending'])
     .groupBy('r.operator_id', 'r.status')
     .select('r.operator_id', 'r.status', db.raw('EXTRACT(EPOCH FROM now() - COALESCE(min(wc.created_at), min(r.updated_at)))::float8 AS age'));

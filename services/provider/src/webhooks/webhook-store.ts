@@ -130,7 +130,7 @@ export async function enqueueObservedEvents(db: Knex, stuckMinutes: number): Pro
             jsonb_build_object('roundId', r.round_id, 'playerRef', r.player_ref, 'gameType', r.game_type, 'currency', r.currency,
                                'roundStatus', r.status, 'pendingSince', r.updated_at, 'retryAttempts', r.retry_attempts, 'errorCode', r.error_code)
        FROM rounds r JOIN webhook_endpoints e ON e.operator_id = r.operator_id AND e.enabled AND jsonb_exists(e.events, 'round.stuck')
-      WHERE r.status IN ('credit_pending', 'rollback_pending', 'debit_requested') AND r.created_at < now() - make_interval(mins => ?)
+      WHERE r.round_id IN (SELECT round_id FROM rounds_in_flight) AND r.status IN ('credit_pending', 'rollback_pending', 'debit_requested') AND r.created_at < now() - make_interval(mins => ?)
      ON CONFLICT (dedupe_key) DO NOTHING`,
     [stuckMinutes],
   );

@@ -70,6 +70,25 @@ describe('database constraints', () => {
     await expect(round({ game_type: 'mines', status: 'debit_requested', nonce: 2001 })).rejects.toThrow(/rounds_one_open_per_player/);
   });
 
+  it('the open-round slot and the rounds in flight follow the status (migration 20261128130000: kept by triggers, not by the code)', async () => {
+    const first = await round({ game_type: 'blackjack', status: 'debit_requested', nonce: 2100 });
+    await db('rounds').where({ round_id: first }).update({ status: 'active' });
+    await expect(round({ game_type: 'blackjack', status: 'active', nonce: 2101 })).rejects.toThrow(/rounds_one_open_per_player/);
+    // closing frees the slot: the player may open the next round
+    await db('rounds').where({ round_id: first }).update({ status: 'credit_pending' });
+    const second = await round({ game_type: 'blackjack', status: 'active', nonce: 2102 });
+    expect(await db('open_rounds').where({ player_ref: 'p', game_type: 'blackjack' }).pluck('round_id')).toEqual([second]);
+    const inFlight = async () => (await db('rounds_in_flight').whereIn('round_id', [first, second]).pluck('round_id')).sort();
+    expect(await inFlight()).toEqual([first, second].sort());
+    await db('rounds').where({ round_id: first }).update({ status: 'settled' });
+    await db('rounds').where({ round_id: second }).update({ status: 'cancelled' });
+    expect(await inFlight()).toEqual([]);
+    expect(await db('open_rounds').where({ player_ref: 'p', game_type: 'blackjack' }).pluck('round_id')).toEqual([]);
+    // a round written final (an import) is never in flight
+    const done = await round({ status: 'settled', nonce: 2103 });
+    expect(await db('rounds_in_flight').where({ round_id: done }).first()).toBeUndefined();
+  });
+
   it('stakes are positive and statuses known', async () => {
     await expect(round({ amount: 0, total_staked: 0, nonce: 3000 })).rejects.toThrow(/rounds_amount_check/);
     await expect(round({ status: 'weird', nonce: 3001 })).rejects.toThrow(/rounds_status_check/);

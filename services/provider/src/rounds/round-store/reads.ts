@@ -16,7 +16,7 @@ export async function getRound(db: Queryable, roundId: string, opts: { forUpdate
 /** The player's open round of a game (debit on its way or playable), whichever session started it. */
 export async function openRoundOfPlayer(db: Queryable, operatorId: string, playerRef: string, gameType: GameType): Promise<Round | null> {
   const row = await db<RoundRow>('rounds')
-    .where({ operator_id: operatorId, player_ref: playerRef, game_type: gameType })
+    .whereIn('round_id', db('open_rounds').select('round_id').where({ operator_id: operatorId, player_ref: playerRef, game_type: gameType }))
     .whereIn('status', ['debit_requested', 'active'])
     .first();
   return row ? roundFromRow(row) : null;
@@ -24,7 +24,15 @@ export async function openRoundOfPlayer(db: Queryable, operatorId: string, playe
 
 /** An open Mines or Blackjack round under a seed pair (its outcome hangs on that pair's secret seed). */
 export async function openRoundUnderSeedPair(db: Queryable, seedPairId: string): Promise<Round | null> {
-  const row = await db<RoundRow>('rounds').where({ seed_pair_id: seedPairId }).whereIn('status', ['debit_requested', 'active']).whereIn('game_type', ['mines', 'blackjack']).first();
+  const open = db('open_rounds as o').join('seed_pairs as s', (j) => {
+    j.on('s.operator_id', 'o.operator_id').andOn('s.player_ref', 'o.player_ref');
+  });
+  const row = await db<RoundRow>('rounds')
+    .whereIn('round_id', open.select('o.round_id').where('s.id', seedPairId))
+    .where({ seed_pair_id: seedPairId })
+    .whereIn('status', ['debit_requested', 'active'])
+    .whereIn('game_type', ['mines', 'blackjack'])
+    .first();
   return row ? roundFromRow(row) : null;
 }
 

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 
 const PENDING = "('credit_pending', 'rollback_pending')";
 /** Rounds the scheduler may take now or later (not held by a worker). */
-const WAITING = `((status IN ${PENDING} AND (lease_until IS NULL OR lease_until < now())) OR (status = 'debit_requested' AND lease_until IS NOT NULL AND lease_until < now()))`;
+const WAITING = `round_id IN (SELECT round_id FROM rounds_in_flight) AND ((status IN ${PENDING} AND (lease_until IS NULL OR lease_until < now())) OR (status = 'debit_requested' AND lease_until IS NOT NULL AND lease_until < now()))`;
 
 /** Operators with waiting rounds: whether any is due (`first`: seconds after a round was left pending), and when one was last tried. */
 export async function operatorsWithWork(db: Knex, first: number): Promise<{ operatorId: string; due: boolean; lastTry: Date | null }[]> {
@@ -37,5 +37,5 @@ export async function claimDueRound(db: Knex, operatorId: string, probe: boolean
 
 /** The casino answered a round that had failed before: the operator's other waiting rounds are due now. */
 export async function makeOperatorDue(db: Knex, operatorId: string): Promise<void> {
-  await db.raw(`UPDATE rounds SET next_retry_at = now() WHERE operator_id = ? AND status IN ${PENDING} AND next_retry_at > now()`, [operatorId]);
+  await db.raw(`UPDATE rounds SET next_retry_at = now() WHERE round_id IN (SELECT round_id FROM rounds_in_flight) AND operator_id = ? AND status IN ${PENDING} AND next_retry_at > now()`, [operatorId]);
 }

@@ -66,7 +66,7 @@ export type Work =
 export async function claimRoundsForWork(db: Knex, work: Work, filter: WorkFilter, lease: Date): Promise<Round[]> {
   if (filter.limit <= 0) return [];
   return db.transaction(async (tx) => {
-    const ids = tx('rounds').select('round_id').orderBy('updated_at').limit(filter.limit).forUpdate().skipLocked();
+    const ids = tx('rounds').select('round_id').whereIn('round_id', tx('rounds_in_flight').select('round_id')).orderBy('updated_at').limit(filter.limit).forUpdate().skipLocked();
     // (knex builders are thenables: the callbacks build and return nothing, so nothing looks like an unawaited promise)
     const leaseFree = (q: Knex.QueryBuilder): void => {
       q.whereNull('lease_until').orWhere('lease_until', '<', tx.fn.now());
@@ -123,6 +123,7 @@ export async function countOpenRounds(db: Queryable): Promise<OpenRoundCount[]> 
   const rows: { operator_id: string; game_type: GameType; status: RoundStatus; n: string | number }[] = await db('rounds')
     .select('operator_id', 'game_type', 'status')
     .count({ n: '*' })
+    .whereIn('round_id', db('rounds_in_flight').select('round_id'))
     .whereIn('status', ['active', 'debit_requested', 'credit_pending', 'rollback_pending'])
     .groupBy('operator_id', 'game_type', 'status');
   return rows.map((r) => ({ operatorId: r.operator_id, gameType: r.game_type, status: r.status, count: Number(r.n) }));
