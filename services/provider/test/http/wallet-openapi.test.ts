@@ -52,7 +52,8 @@ describe('the wallet interface as OpenAPI 3.1', () => {
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual(['/wallet/balance', '/wallet/credit', '/wallet/debit', '/wallet/rollback', '/wallet/validate-session']);
-    for (const [path, item] of Object.entries(doc.paths as Record<string, any>)) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    for (const [path, item] of Object.entries(doc.paths as Record<string, any>)) {
       const headers = (item.post.parameters as { name: string; in: string; required: boolean }[]).filter((h) => h.in === 'header' && h.required).map((h) => h.name);
       const money = !path.endsWith('validate-session') && !path.endsWith('balance');
       expect(headers.sort(), path).toEqual(['X-Nonce', 'X-Operator-Id', 'X-Signature', 'X-Timestamp', ...(money ? ['X-Idempotency-Key'] : [])].sort());
