@@ -87,6 +87,13 @@ const envSchema = z.object({
   WALLET_RETRY_PROBE_S: z.coerce.number().int().min(1).max(86_400).default(30),
   WALLET_RETRY_PER_OPERATOR: z.coerce.number().int().min(1).max(1000).default(20),
   WALLET_RETRY_SWEEP_S: z.coerce.number().int().min(1).max(86_400).default(300),
+  /** Promotions (issue 30, rounds/promotions/promotion-runner.ts): drop draws, tournament standings, promo credits; on by default, off by default under NODE_ENV=test. */
+  PROMOTIONS: z.enum(['on', 'off', '']).optional(),
+  PROMOTION_TICK_MS: z.coerce.number().int().min(50).max(600_000).default(2000),
+  /** Seconds after a promotion's end before its final standings / last draw (rounds still settling). */
+  PROMOTION_GRACE_S: z.coerce.number().int().min(0).max(3600).default(30),
+  /** How long a pod serves a leaderboard from memory. */
+  LEADERBOARD_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(2000),
   /** Operators' webhooks (webhooks/dispatcher.ts): the dispatcher of the outbox; on by default, off by default under NODE_ENV=test. */
   WEBHOOKS: z.enum(['on', 'off', '']).optional(),
   WEBHOOK_TICK_MS: z.coerce.number().int().min(50).max(3_600_000).default(1000),
@@ -172,6 +179,13 @@ export interface Config {
     perOperator: number;
     stuckMinutes: number;
     retentionDays: number;
+  };
+  /** Promotions (issue 30, docs/promotions.md): the pass that draws drops, fixes standings and pays prizes. */
+  promotions: {
+    enabled: boolean;
+    tickMs: number;
+    graceSeconds: number;
+    leaderboardCacheMs: number;
   };
   /** The in-service wallet retry scheduler (rounds/retry-scheduler.ts, docs/operations.md "Wallet retries"). */
   walletRetryScheduler: {
@@ -266,6 +280,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perOperator: e.WEBHOOK_PER_OPERATOR,
       stuckMinutes: e.WEBHOOK_STUCK_AFTER_MINUTES,
       retentionDays: e.WEBHOOK_RETENTION_DAYS,
+    },
+    promotions: {
+      enabled: e.PROMOTIONS ? e.PROMOTIONS === 'on' : e.NODE_ENV !== 'test',
+      tickMs: e.PROMOTION_TICK_MS,
+      graceSeconds: e.PROMOTION_GRACE_S,
+      leaderboardCacheMs: e.LEADERBOARD_CACHE_MS,
     },
     walletRetryScheduler: {
       // Tests start it where they test it: elsewhere a background pass would race their assertions.

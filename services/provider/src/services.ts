@@ -12,6 +12,7 @@ import { ensureDemoOperator } from './operators/operators.js';
 import { createOperatorStore, type OperatorStore } from './operators/operator-store.js';
 import type { RoundDeps } from './rounds/round-actions.js';
 import { createRetryScheduler, type RetryScheduler } from './rounds/retry-scheduler.js';
+import { createPromotionRunner, type PromotionRunner } from './rounds/promotions/promotion-runner.js';
 import { countOpenRounds } from './rounds/round-store/work.js';
 import { retriesOnSessionStart } from './rounds/wallet-retry-job.js';
 import { oldestPendingAges } from './rounds/pending-age.js';
@@ -46,6 +47,8 @@ export interface Services {
   retryScheduler: RetryScheduler;
   /** Operators' webhooks: the outbox dispatcher (started when WEBHOOKS is on). */
   webhooks: WebhookDispatcher;
+  /** Promotions: drop draws, tournament standings, promo credits (started when PROMOTIONS is on). */
+  promotions: PromotionRunner;
   /** Where the wallet events go (app.ts sets the app's logger). */
   walletLog: { logger: WalletEventLogger | null };
 }
@@ -123,8 +126,10 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     (msg, err) => console.error(msg, err instanceof Error ? err.message : String(err)),
     (operatorId, items) => metrics.retryRun(operatorId, 'scheduler', { claimed: items.length, settled: items.filter((i) => i.outcome === 'succeeded').length, failed: items.filter((i) => i.outcome !== 'succeeded').length }),
   );
-  const services: Services = { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background, metrics, lifecycle: { shuttingDown: false }, walletLog, retryScheduler, webhooks };
+  const promotions = createPromotionRunner(money, (msg, err) => console.error(msg, err instanceof Error ? err.message : String(err)));
+  const services: Services = { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background, metrics, lifecycle: { shuttingDown: false }, walletLog, retryScheduler, webhooks, promotions };
   if (config.walletRetryScheduler.enabled) retryScheduler.start();
+  if (config.promotions.enabled) promotions.start();
   if (config.webhooks.enabled) webhooks.start();
   metrics.setSources({
     openRounds: () => countOpenRounds(db),
@@ -187,6 +192,7 @@ function poolFigures(db: Services['db']): { used: number; free: number; pending:
 
 export async function closeServices(s: Services): Promise<void> {
   await s.retryScheduler.stop();
+  await s.promotions.stop();
   await s.webhooks.stop();
   await Promise.allSettled([...s.background]);
   await s.wallet.close().catch(() => undefined);

@@ -30,6 +30,13 @@
  * VALIDATION_ERROR), and, once it has registered campaigns for the operator
  * (`addFreeBetCampaign`), that the campaign is one of them (else FREE_BET_CAMPAIGN_UNKNOWN). The
  * credit is ledgered with `freeBet` and `campaignId`; idempotency is that of any credit.
+ *
+ * Promo credits (issue 30, docs/promotions.md): a credit with `promo: true` is a promotion's prize
+ * (a tournament rank or a prize drop's prize): no round, no debit, no launch token. The casino
+ * checks `promoId` (non-empty), `promoType` (`tournament` or `prize_drop`), `prize` (an integer
+ * ≥ 0) and a positive amount (else VALIDATION_ERROR), and ledgers it with these fields (roundId
+ * empty; `sourceRoundId`, a drop's winning bet, when sent). Idempotency is that of any credit: the
+ * key `<promoId>:prize:<n>` repeated replays the first answer, never a second transaction.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LosslessNumber, isLosslessNumber } from 'lossless-json';
@@ -82,6 +89,11 @@ export interface Transaction {
   /** Credits of free bets (docs/free-bets.md): no debit belongs to the round; the operator funds the payout. */
   freeBet?: true;
   campaignId?: string;
+  /** Promo credits (docs/promotions.md): a promotion's prize, no round and no debit. */
+  promo?: true;
+  promoId?: string;
+  promoType?: 'tournament' | 'prize_drop';
+  prize?: number;
 }
 
 export interface CreatePlayerInput {
@@ -373,6 +385,25 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
     return { campaignId };
   }
 
+  /** A promotion's prize (see the header): no round, no debit, no launch token. */
+  function promoCredit(op: Operator, key: string, body: Body, f: ReturnType<typeof readFields>, o: OperationOptions): WalletAnswer {
+    const promoId = body['promoId'];
+    const promoType = body['promoType'];
+    const prizeRaw = body['prize'];
+    const prize = isLosslessNumber(prizeRaw) ? Number(prizeRaw.toString()) : prizeRaw;
+    if (body['promo'] !== true || typeof promoId !== 'string' || promoId === '') throw invalid('a promo credit carries promo: true and a promoId');
+    if (promoType !== 'tournament' && promoType !== 'prize_drop') throw invalid('promoType must be tournament or prize_drop');
+    if (typeof prize !== 'number' || !Number.isInteger(prize) || prize < 0) throw invalid('prize must be an integer (a rank or a prize index)');
+    const source = typeof body['sourceRoundId'] === 'string' ? body['sourceRoundId'] : '';
+    const req = { playerRef: f.text('playerRef'), amount: f.amount('amount', false), currency: f.currency(), roundId: source, gameType: '' };
+    const fingerprint = ['promo-credit', req.playerRef, `${req.amount}`, req.currency, promoId, promoType, String(prize), source];
+    return once(op, key, JSON.stringify(fingerprint), () => {
+      const tx = book(op, 'credit', key, player(req.playerRef), req, req.amount);
+      Object.assign(tx, { promo: true, promoId, promoType, prize });
+      return applied(op, tx.casinoTransactionId, tx.balanceAfter);
+    }, o);
+  }
+
   function applied(op: Operator, casinoTransactionId: string, balance: bigint): WalletAnswer {
     return { status: 200, body: { casinoTransactionId, balance: jsonAmount(balance, op.decimals), currency: op.currency } };
   }
@@ -481,6 +512,7 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
     credit(op: Operator, key: string, body: unknown, o: OperationOptions = {}): WalletAnswer {
       const bugs = misbehaviours();
       const f = readFields(body, op, bugs);
+      if ((body as Body)['promo'] !== undefined) return promoCredit(op, key, body as Body, f, o);
       // The launch token is part of the request but not checked: a credit settles a result
       // that is already final and must land even after the session has ended.
       const req = { playerRef: f.text('playerRef'), launchToken: f.text('launchToken'), gameType: f.text('gameType'), roundId: f.text('roundId'), amount: f.amount('amount', true), currency: f.currency() };

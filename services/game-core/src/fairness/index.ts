@@ -3,3 +3,4 @@ export * from './stream.js';
 export * from './seeds.js';
 export * from './verify.js';
 export * from './round-check.js';
+export * from './prize-drop.js';

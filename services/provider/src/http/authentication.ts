@@ -28,6 +28,7 @@ import type { KeyValueStore } from '../infra/kv.js';
 import type { OperatorStore } from '../operators/operator-store.js';
 import type { Db } from '../store/db.js';
 import { getCampaign } from '../rounds/free-bet-store.js';
+import { getPromotion } from '../rounds/promotions/promotion-store.js';
 import { getRound } from '../rounds/round-store/reads.js';
 import { getAccount } from '../staff/staff-store.js';
 import { meetsRole, principalOfSession, seesTenant, TOKEN_PRINCIPAL, type RequiredRole, type StaffPrincipal } from '../staff/staff.js';
@@ -53,13 +54,14 @@ export type Caller = { kind: 'anonymous' } | { kind: 'admin' } | { kind: 'cron' 
  *   round      the `:roundId` path parameter's round must belong to one of the tenant's profiles
  *   staff      the `:staffId` path parameter's account must be of the caller's tenant
  *   campaign   the `:campaignId` path parameter's free-bet campaign must be of one of the tenant's profiles
+ *   promotion  the `:promoId` path parameter's tournament or prize drop must be of one of the tenant's profiles
  *
  * Casino staff reaching another tenant's data get 403 FORBIDDEN, as does a viewer on a route
  * that needs `admin`. The console's isolation test lists every staff route with its rule.
  */
 export interface StaffRule {
   role: RequiredRole;
-  scope: 'self' | 'list' | 'operator' | 'round' | 'staff' | 'campaign';
+  scope: 'self' | 'list' | 'operator' | 'round' | 'staff' | 'campaign' | 'promotion';
   allowNew?: boolean;
 }
 
@@ -264,6 +266,16 @@ async function enforceStaffRule(deps: AuthDeps, request: FastifyRequest, rule: S
         return;
       }
       const op = await operatorTenant(campaign.operatorId);
+      if (!op || !seesTenant(p, op.tenantId)) throw forbid();
+      return;
+    }
+    case 'promotion': {
+      const promo = await getPromotion(deps.db, params.promoId ?? '');
+      if (!promo) {
+        if (p.tenantId !== null) throw forbid();
+        return;
+      }
+      const op = await operatorTenant(promo.operatorId);
       if (!op || !seesTenant(p, op.tenantId)) throw forbid();
       return;
     }

@@ -7,7 +7,7 @@
 import { toIso, type Queryable } from '../store/db.js';
 
 export interface Actor {
-  kind: 'staff' | 'admin-token' | 'cli' | 'system';
+  kind: 'staff' | 'admin-token' | 'operator' | 'cli' | 'system';
   staffId: string | null;
   email: string | null;
   ip: string | null;
@@ -18,7 +18,7 @@ export interface AuditEntry {
   action: string;
   tenantId: string | null;
   operatorId: string | null;
-  targetType: 'operator' | 'secret' | 'staff' | 'round';
+  targetType: 'operator' | 'secret' | 'staff' | 'round' | 'promotion';
   targetId: string;
   before: unknown;
   after: unknown;

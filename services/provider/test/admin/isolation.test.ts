@@ -20,8 +20,11 @@ let roundB = '';
 let roundA = '';
 let campaignA = '';
 let campaignB = '';
+let promoA = '';
+let promoB = '';
 let eventA = '';
 let eventB = '';
+const tournament = (operatorId: string) => ({ kind: 'tournament', operatorId, scoring: 'wagered', prizes: [5, 2], endsAt: new Date(Date.now() + 3_600_000).toISOString() });
 const campaign = (operatorId: string) => ({ operatorId, gameType: 'dice', amount: 1, params: { target: 50.5, direction: 'over' }, betsPerPlayer: 2, playerRefs: ['p1'], expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
 
 interface Req {
@@ -91,6 +94,13 @@ const RULES: Record<string, { rule: StaffRule; other?: () => Req; own?: () => Re
     other: () => ({ method: 'POST', url: `/api/admin/free-bet-campaigns/${campaignB}/cancel` }),
     own: () => ({ method: 'POST', url: `/api/admin/free-bet-campaigns/${campaignA}/cancel` }),
   },
+  // promotions (issue 30): tournaments and prize drops of the tenant's profiles
+  'POST /api/admin/promotions': { rule: { role: 'admin', scope: 'list' }, other: () => ({ method: 'POST', url: '/api/admin/promotions', payload: tournament('b-usd') }), own: () => ({ method: 'POST', url: '/api/admin/promotions', payload: tournament('a-usd') }) },
+  'GET /api/admin/promotions': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/promotions?operatorId=b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/promotions' }) },
+  'GET /api/admin/promotions/:promoId': { rule: { role: 'viewer', scope: 'promotion' }, other: () => ({ method: 'GET', url: `/api/admin/promotions/${promoB}` }), own: () => ({ method: 'GET', url: `/api/admin/promotions/${promoA}` }) },
+  'GET /api/admin/promotions/:promoId/leaderboard': { rule: { role: 'viewer', scope: 'promotion' }, other: () => ({ method: 'GET', url: `/api/admin/promotions/${promoB}/leaderboard` }), own: () => ({ method: 'GET', url: `/api/admin/promotions/${promoA}/leaderboard` }) },
+  'GET /api/admin/promotions/:promoId/awards': { rule: { role: 'viewer', scope: 'promotion' }, other: () => ({ method: 'GET', url: `/api/admin/promotions/${promoB}/awards` }), own: () => ({ method: 'GET', url: `/api/admin/promotions/${promoA}/awards` }) },
+  'POST /api/admin/promotions/:promoId/cancel': { rule: { role: 'admin', scope: 'promotion' }, other: () => ({ method: 'POST', url: `/api/admin/promotions/${promoB}/cancel` }), own: () => ({ method: 'POST', url: `/api/admin/promotions/${promoA}/cancel` }) },
   'GET /api/admin/operators/:operatorId/webhook': { rule: { role: 'viewer', scope: 'operator' }, other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd/webhook' }), own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd/webhook' }) },
   'PUT /api/admin/operators/:operatorId/webhook': {
     rule: { role: 'admin', scope: 'operator' },
@@ -128,6 +138,11 @@ beforeAll(async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/admin/free-bet-campaigns', headers: adminHeaders, payload: campaign(id) });
     expect(res.statusCode, res.body).toBe(201);
     set(res.json().campaignId);
+  }
+  for (const [id, set] of [['a-usd', (v: string) => (promoA = v)], ['b-usd', (v: string) => (promoB = v)]] as const) {
+    const res = await t.app.inject({ method: 'POST', url: '/api/admin/promotions', headers: adminHeaders, payload: tournament(id) });
+    expect(res.statusCode, res.body).toBe(201);
+    set(res.json().promoId);
   }
   // a webhook receiver and an event of each tenant (the webhook routes' rows)
   for (const id of ['a-usd', 'b-usd']) await putEndpoint(t.services.db, id, { url: 'http://127.0.0.1:9/hooks', events: ['credit.pending'], enabled: true });

@@ -39,7 +39,7 @@ function variants(path: string): string[] {
 }
 
 describe('every route declares who may call it', () => {
-  it('has a rule from the list on every route, and the protected routes are the admin, cron, reconciliation, reporting, free-bet and session-end ones', () => {
+  it('has a rule from the list on every route, and the protected routes are the admin, cron, reconciliation, reporting, free-bet, promotion and session-end ones', () => {
     const table = t.app.routeTable;
     expect(table.length).toBeGreaterThan(15);
     for (const r of table) expect(ROUTE_AUTH).toContain(r.auth);
@@ -50,6 +50,11 @@ describe('every route declares who may call it', () => {
       '/api/free-bet-campaigns/:campaignId',
       '/api/free-bet-campaigns/:campaignId/cancel',
       '/api/free-bet-campaigns/:campaignId/players',
+      '/api/promotions',
+      '/api/promotions/:promoId',
+      '/api/promotions/:promoId/awards',
+      '/api/promotions/:promoId/cancel',
+      '/api/promotions/:promoId/leaderboard',
       '/api/reconciliation',
       '/api/reconciliation/totals',
       '/api/reports/ggr',

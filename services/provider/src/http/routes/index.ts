@@ -17,6 +17,7 @@ import { betRoutes } from './bets.js';
 import { blackjackRoutes } from './blackjack.js';
 import { fairnessRoutes } from './fairness.js';
 import { freeBetRoutes } from './free-bets.js';
+import { promotionRoutes } from './promotions.js';
 import { gamePageRoutes } from './game-page.js';
 import { gamesCatalogueRoutes } from './games-catalogue.js';
 import { healthRoutes } from './health.js';
@@ -57,4 +58,5 @@ export function registerRoutes(app: AppInstance, s: Services): void {
   // the reporting API (issue 26): signed casino requests or the admin token, like reconciliation
   operatorReportRoutes(app, s);
   freeBetRoutes(app, s);
+  promotionRoutes(app, s);
 }

@@ -13,7 +13,7 @@
  * One file a flow: opening.ts (a round opened, paid or free), settled-bet.ts (debit → settle →
  * credit), active-round.ts (Mines and Blackjack: playable, closed), extra-debits.ts (Blackjack's
  * insurance, double, split), pending-retries.ts (credits and rollbacks repeated, rounds rolled
- * back). This file holds what they share: the idempotency keys (CONTRACT.md §11), one builder per
+ * back), promo-credits.ts (a promotion's prizes: credits with no round and no debit, issue 30). This file holds what they share: the idempotency keys (CONTRACT.md §11), one builder per
  * callback body (debit, credit, rollback) for every game, and recording and sending a callback —
  * the one `wallet.call` of the money path. Credits are never rolled back; credits and rollbacks
  * are retried with their original idempotency keys (and the identical body bytes) until the
@@ -142,7 +142,7 @@ export async function recordCallback(db: Queryable, deps: MoneyDeps, operator: O
 }
 
 /** One attempt at a recorded callback (with its one retry): what came back, as it will be stored. */
-interface Attempt {
+export interface Attempt {
   outcome: WalletOutcome;
   status: CallbackStatus;
   result: CallbackResult;
@@ -154,7 +154,7 @@ interface Attempt {
  * came back (as text it can be stored: a hostile answer cannot fail the money path). Debits are
  * not retried after the call: without a positive answer they are rolled back.
  */
-export async function attempt(deps: MoneyDeps, operator: OperatorWithSecret, cb: Callback): Promise<Attempt> {
+export async function attempt(deps: MoneyDeps, operator: OperatorWithSecret, cb: Pick<Callback, 'path' | 'requestBodyEnc' | 'idempotencyKey' | 'operation' | 'operatorId' | 'playerRef' | 'currency'>): Promise<Attempt> {
   const outcome = await deps.wallet.call(operator, cb.path as WalletPath, deps.box.open(cb.requestBodyEnc), cb.idempotencyKey);
   const status: CallbackStatus = outcome.kind === 'confirmed' ? 'succeeded' : cb.operation === 'debit' ? 'failed' : 'pending';
   const balance = balanceFrom(outcome, cb);
