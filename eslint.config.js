@@ -8,7 +8,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 const TYPED = ['services/*/{src,test,scripts}/**/*.ts', '{web-game,web-admin}/{src,test}/**/*.{ts,tsx}', 'charts/test/**/*.ts'];
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', '**/.turbo/**', 'charts/game-provider/**', 'k8s/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', '**/.turbo/**', 'charts/game-provider/**', 'k8s/**', 'services/provider/api/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,28 +7,48 @@
 import { gameResultSchema, GAME_TYPES } from '@gp/game-core/games';
 import { CURRENCY_CODES } from '@gp/game-core/money';
 import { z } from 'zod';
-import { ERROR_STATUS } from '../errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { isLosslessNumber, type LosslessNumber } from '../infra/json.js';
 import { AUTOBET_MODES } from '../operators/responsible-gaming.js';
+import { PUBLIC_ROUND_STATUSES, ROUND_STATUSES } from '../rounds/round-status.js';
 
 /** An amount: an exact JSON number in the currency's decimals. */
 export const money = z.custom<LosslessNumber | number>((v) => typeof v === 'number' || isLosslessNumber(v)).meta({ type: 'number', description: 'exact, in the currency’s decimals' });
 const time = z.string().meta({ format: 'date-time' });
-const currency = z.enum(CURRENCY_CODES as [string, ...string[]]);
-const gameType = z.enum(GAME_TYPES);
+
+/*
+ * Named schemas: `.meta({ id })` makes each a component of /openapi.json (`#/components/schemas/<id>`,
+ * http/openapi.ts), so a casino's generated client and the pages' generated types (@gp/api-types)
+ * name them too.
+ */
+const currency = z.enum(CURRENCY_CODES as [string, ...string[]]).meta({ id: 'Currency', description: 'a currency code of the currency contract (CONTRACT.md §3)' });
+const gameType = z.enum(GAME_TYPES).meta({ id: 'GameType' });
+/** Every code of the error catalogue (errors.ts, CONTRACT.md §2). */
+export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).meta({ id: 'ErrorCode', description: 'the error catalogue (CONTRACT.md §2); each code has one HTTP status' });
+/** A round's status as clients see it (CONTRACT.md §4). */
+export const roundStatusSchema = z.enum(PUBLIC_ROUND_STATUSES).meta({ id: 'RoundStatus', description: 'a round status as clients see it (CONTRACT.md §4)' });
+/** A round's stored status (the admin console also sees the internal `debit_requested`). */
+export const storedRoundStatusSchema = z.enum(ROUND_STATUSES).meta({ id: 'StoredRoundStatus', description: 'a round status as stored: RoundStatus and the internal debit_requested (a debit not confirmed yet)' });
+/**
+ * A game's params: validated by the game (game-core), so a record here; /openapi.json documents
+ * it as the union of every game's params schema (http/openapi.ts `GameParams`).
+ */
+export const gameParamsSchema = z.record(z.string(), z.unknown()).meta({ id: 'GameParams' });
+/** A round's result, per game (game-core's schemas). */
+const gameResult = gameResultSchema.meta({ id: 'GameResult' });
 
 export const errorAnswer = z
   .object({
     statusCode: z.number().int(),
     error: z.string(),
-    code: z.enum(Object.keys(ERROR_STATUS) as [string, ...string[]]),
+    code: errorCodeSchema,
     message: z.string(),
     roundId: z.string().optional(),
-    roundStatus: z.string().optional(),
+    roundStatus: roundStatusSchema.optional(),
     casinoCode: z.string().optional(),
     casinoMessage: z.string().optional().meta({ description: "the casino's own words of a 4xx refusal {code, message} (validate-session, balance, debit): at most 300 characters, control characters removed; plain text, never HTML. Never on SIGNATURE_* or IDEMPOTENCY_CONFLICT" }),
   })
-  .meta({ description: 'CONTRACT.md §2' });
+  .meta({ id: 'Error', description: 'The error envelope (CONTRACT.md §2)' });
 
 /** The rule fields of responsible gaming (issue 27). */
 const ruleFields = {
@@ -79,7 +99,7 @@ export const publicConfigAnswer = z
     allowedEmbedOrigins: z.array(z.string()),
     responsibleGaming: responsibleGamingAnswer,
   })
-  ;
+  .meta({ id: 'OperatorConfig' });
 
 export const adminOperatorAnswer = publicConfigAnswer
   .extend({
@@ -109,7 +129,7 @@ export const sessionAnswer = z
     fairness: fairnessState,
     rules: rulesAnswer,
   })
-  ;
+  .meta({ id: 'Session' });
 
 export const balanceAnswer = z.object({ balance: money, currency });
 
@@ -130,13 +150,13 @@ const auditRecord = z.object({
 export const betAnswer = z
   .object({
     roundId: z.string(),
-    roundStatus: z.string(),
+    roundStatus: roundStatusSchema,
     bet: z.object({
       gameType,
       amount: money,
       totalStaked: money,
       currency,
-      params: z.record(z.string(), z.unknown()),
+      params: gameParamsSchema,
       multiplier: money,
       payout: money,
       won: z.boolean(),
@@ -146,7 +166,7 @@ export const betAnswer = z
       settledAt: time.nullable(),
       freeBetCampaignId: z.string().optional().meta({ description: 'a free bet of this campaign: no debit was sent (docs/free-bets.md)' }),
     }),
-    result: gameResultSchema.nullable(),
+    result: gameResult.nullable(),
     fairness: z.object({ serverSeedHash: z.string().nullable(), clientSeed: z.string(), nonce: z.number().int(), serverSeed: z.string().optional() }),
     casinoTransactions: z.object({
       debit: z.string().nullable(),
@@ -158,7 +178,7 @@ export const betAnswer = z
     balance: money.optional().meta({ description: 'the latest casino balance of the player (POST answers; omitted on GET)' }),
     casinoCallbackAudit: z.array(auditRecord).optional().meta({ description: 'GET only' }),
   })
-  ;
+  .meta({ id: 'Round' });
 
 /** My bets (issue 12): the session's player's rounds, newest first, without the callback audit. */
 export const playerBetsAnswer = z.object({
@@ -178,7 +198,7 @@ export const rotateAnswer = z.object({
   nonce: z.number().int(),
 });
 
-export const verifyAnswer = z.object({ gameType, result: gameResultSchema, multiplier: money, payout: money, won: z.boolean(), totalStaked: money });
+export const verifyAnswer = z.object({ gameType, result: gameResult, multiplier: money, payout: money, won: z.boolean(), totalStaked: money });
 
 export const reconciliationAnswer = z.object({
   rows: z.array(
@@ -265,7 +285,7 @@ export const roundListAnswer = z.object({
       currency,
       amount: money,
       payout: money.nullable(),
-      status: z.string(),
+      status: storedRoundStatusSchema,
       createdAt: time,
       settledAt: time.nullable(),
     }),
@@ -280,7 +300,7 @@ export const totalsAnswer = z.object({
 });
 
 export const pendingAnswer = z.object({
-  rounds: z.array(z.object({ roundId: z.string(), operatorId: z.string(), playerRef: z.string(), gameType, currency, amount: money, status: z.string(), updatedAt: time })),
+  rounds: z.array(z.object({ roundId: z.string(), operatorId: z.string(), playerRef: z.string(), gameType, currency, amount: money, status: storedRoundStatusSchema, updatedAt: time })),
 });
 
 export const dashboardAnswer = z.object({
@@ -308,7 +328,7 @@ export const campaignAnswer = z.object({
   gameType,
   currency,
   amount: money,
-  params: z.record(z.string(), z.unknown()),
+  params: gameParamsSchema,
   betsPerPlayer: z.number().int(),
   budget: money.nullable().meta({ description: 'the stake value the campaign may grant in all (free bets granted × amount); null: no limit' }),
   budgetUsed: money.meta({ description: 'the stake value granted so far (free bets granted × amount)' }),
@@ -344,7 +364,7 @@ export const sessionFreeBetsAnswer = z.object({
       gameType,
       amount: money,
       currency,
-      params: z.record(z.string(), z.unknown()),
+      params: gameParamsSchema,
       granted: z.number().int(),
       used: z.number().int(),
       remaining: z.number().int(),

@@ -5,7 +5,9 @@
  * and the error envelope of CONTRACT.md §2 on every 4xx and 5xx. CI lints it with Redocly.
  */
 import type { FastifyInstance, RouteOptions } from 'fastify';
+import { GAME_TYPES, GAMES } from '@gp/game-core/games';
 import { z } from 'zod';
+import { errorAnswer } from './answers.js';
 import type { RouteAuth } from './authentication.js';
 
 export const API_VERSION = '0.1.0';
@@ -17,15 +19,60 @@ interface CollectedRoute {
   schema: Record<string, unknown>;
 }
 
-function jsonSchema(schema: unknown, io: 'input' | 'output'): Record<string, unknown> {
+type Json = Record<string, unknown>;
+const COMPONENT = '#/components/schemas/';
+
+/** `#/$defs/X` (zod's reference to a schema with `.meta({ id })`) → `#/components/schemas/X`. */
+function toComponentRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toComponentRefs);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(/^#\/\$defs\//, COMPONENT) : toComponentRefs(v)]));
+  }
+  return value;
+}
+
+/**
+ * The JSON Schema of a zod schema; the named schemas it uses (`.meta({ id })`, answers.ts) land in
+ * `components` and are referenced. A name is one schema: the same name with another shape (an
+ * input and an output that differ) is a bug in the names, refused at start.
+ */
+function jsonSchema(schema: unknown, io: 'input' | 'output', components: Record<string, Json>): Json {
   if (!(schema instanceof z.ZodType)) return {};
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const out = toComponentRefs(z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' })) as Json;
+  for (const [name, def] of Object.entries((out.$defs ?? {}) as Record<string, Json>)) addComponent(components, name, def);
   delete out.$schema;
+  delete out.$defs;
+  delete out.id;
   return out;
 }
 
-function parameters(schema: unknown, where: 'query' | 'path'): unknown[] {
-  const js = jsonSchema(schema, 'input') as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
+function addComponent(components: Record<string, Json>, name: string, def: Json): void {
+  const { id: _id, ...rest } = def;
+  if (name === 'GameParams') return; // documented as the union of the games' params (gameParams below)
+  const known = components[name];
+  if (known && JSON.stringify(known) !== JSON.stringify(rest)) throw new Error(`/openapi.json: the named schema ${name} has two shapes (input and output differ): name them apart`);
+  components[name] = rest;
+}
+
+const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * `GameParams`: the union of every game's params (game-core's schemas, as a request sends them);
+ * which one applies is named by the `gameType` beside it. `anyOf`, not `oneOf`: Blackjack's params
+ * are `{}`, which any object matches, so no params object matches exactly one.
+ */
+function gameParams(components: Record<string, Json>): void {
+  const refs: Json[] = [];
+  for (const game of GAME_TYPES) {
+    const name = `${pascal(game)}Params`;
+    components[name] = { ...jsonSchema(GAMES[game].paramsSchema, 'input', components), description: `the params of a ${game} round` };
+    refs.push({ $ref: `${COMPONENT}${name}` });
+  }
+  components.GameParams = { description: "a game's params: the schema of the game named by the `gameType` beside them (each game checks its own, INVALID_GAME_PARAMS)", anyOf: refs };
+}
+
+function parameters(schema: unknown, where: 'query' | 'path', components: Record<string, Json>): unknown[] {
+  const js = jsonSchema(schema, 'input', components) as { properties?: Record<string, Record<string, unknown>>; required?: string[] };
   return Object.entries(js.properties ?? {}).map(([name, s]) => {
     const { description, ...rest } = s;
     return { name, in: where, required: where === 'path' || (js.required ?? []).includes(name), ...(description ? { description } : {}), schema: rest };
@@ -59,6 +106,9 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
 
 export function buildOpenApi(routes: CollectedRoute[], serverUrl: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components: Record<string, Json> = {};
+  jsonSchema(errorAnswer, 'output', components); // `Error`, the envelope every 4xx and 5xx refers to
+  gameParams(components);
   for (const r of routes) {
     const s = r.schema;
     if (s.hide) continue;
@@ -66,7 +116,7 @@ export function buildOpenApi(routes: CollectedRoute[], serverUrl: string): Recor
     const responses: Record<string, unknown> = {};
     for (const [status, schema] of Object.entries((s.response as Record<string, unknown> | undefined) ?? {})) {
       const ok = Number(status) < 400;
-      responses[status] = { description: ok ? 'OK' : 'Failed', content: { 'application/json': { schema: jsonSchema(schema, 'output') } } };
+      responses[status] = { description: ok ? 'OK' : 'Failed', content: { 'application/json': { schema: jsonSchema(schema, 'output', components) } } };
     }
     if (Object.keys(responses).length === 0) responses['200'] = { description: 'OK' };
     responses['4XX'] = errorResponse('Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited)');
@@ -77,10 +127,10 @@ export function buildOpenApi(routes: CollectedRoute[], serverUrl: string): Recor
       ...(s.description ? { description: s.description } : {}),
       tags: s.tags,
       security: r.auth ? SECURITY[r.auth] : [],
-      parameters: [...parameters(s.querystring, 'query'), ...parameters(s.params, 'path')],
+      parameters: [...parameters(s.querystring, 'query', components), ...parameters(s.params, 'path', components)],
       responses,
     };
-    if (s.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(s.body, 'input') } } };
+    if (s.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(s.body, 'input', components) } } };
     (paths[path] ??= {})[r.method.toLowerCase()] = op;
   }
   return {
@@ -111,23 +161,7 @@ export function buildOpenApi(routes: CollectedRoute[], serverUrl: string): Recor
           description: 'lowercase hex HMAC-SHA256(operator secret, METHOD\\nREQUEST_TARGET\\nX-Timestamp\\nX-Nonce\\nRAW_BODY), the request target as sent (query string included)',
         },
       },
-      schemas: {
-        Error: {
-          type: 'object',
-          description: 'The error envelope (CONTRACT.md §2)',
-          required: ['statusCode', 'error', 'code', 'message'],
-          properties: {
-            statusCode: { type: 'integer' },
-            error: { type: 'string' },
-            code: { type: 'string' },
-            message: { type: 'string' },
-            roundId: { type: 'string' },
-            roundStatus: { type: 'string' },
-            casinoCode: { type: 'string' },
-            casinoMessage: { type: 'string', description: "the casino's own words of a 4xx refusal (at most 300 characters, no control characters, plain text); never on SIGNATURE_* or IDEMPOTENCY_CONFLICT" },
-          },
-        },
-      },
+      schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),
     },
   };
 }

@@ -7,6 +7,10 @@
 export const ROUND_STATUSES = ['debit_requested', 'active', 'settled', 'cashed_out', 'busted', 'credit_pending', 'rollback_pending', 'cancelled', 'error'] as const;
 export type RoundStatus = (typeof ROUND_STATUSES)[number];
 
+/** The statuses a client sees (CONTRACT.md §4): every status but the internal `debit_requested`. */
+export const PUBLIC_ROUND_STATUSES = ['active', 'settled', 'cashed_out', 'busted', 'credit_pending', 'rollback_pending', 'cancelled', 'error'] as const satisfies readonly RoundStatus[];
+export type PublicRoundStatus = (typeof PUBLIC_ROUND_STATUSES)[number];
+
 /** A round in one of these never changes again (a database trigger holds it too). */
 export const FINAL_STATUSES: readonly RoundStatus[] = ['settled', 'cashed_out', 'busted', 'cancelled', 'error'];
 /** The debit is on its way or the round is playable: at most one such Mines and one Blackjack round per player (partial unique index). */
@@ -22,7 +26,7 @@ export const isOpen = (round: { status: RoundStatus }) => OPEN_STATUSES.includes
 export const isFailed = (round: { status: RoundStatus }) => FAILED_STATUSES.includes(round.status);
 
 /** The status a client sees (CONTRACT.md §4). */
-export function publicStatusOf(round: { status: RoundStatus; leaseUntil: string | null }, now = Date.now()): string {
+export function publicStatusOf(round: { status: RoundStatus; leaseUntil: string | null }, now = Date.now()): PublicRoundStatus {
   if (round.status !== 'debit_requested') return round.status;
   const expired = round.leaseUntil !== null && Date.parse(round.leaseUntil) < now;
   return expired ? 'rollback_pending' : 'active';

@@ -12,7 +12,7 @@ import type { Queryable } from '../store/db.js';
 import { seedPairById, type SeedPair } from '../store/seed-pairs.js';
 import { callbacksOfRound } from './round-store/reads.js';
 import type { Callback, Round } from './round-store/rows.js';
-import { publicStatusOf, RESULT_STATUSES } from './round-status.js';
+import { publicStatusOf, RESULT_STATUSES, type PublicRoundStatus } from './round-status.js';
 import { AppError } from '../errors.js';
 
 
@@ -75,7 +75,7 @@ export interface ViewOptions {
 /** The bet answer (CONTRACT.md §12; http/answers.ts `betAnswer` is its schema). */
 export interface BetView {
   roundId: string;
-  roundStatus: string;
+  roundStatus: PublicRoundStatus;
   bet: {
     gameType: GameType;
     amount: LosslessNumber;

@@ -87,7 +87,10 @@ describe('the OpenAPI document', () => {
     for (const path of ['/api/bets', '/api/mines/rounds', '/api/blackjack/rounds']) {
       expect(Object.keys(paths[path]!.post!.requestBody!.content['application/json']!.schema.properties ?? {}), path).toContain('autobet');
     }
-    expect(Object.keys(paths['/api/sessions']!.post!.responses['200']!.content!['application/json']!.schema.properties ?? {})).toContain('rules');
+    // the session answer is the named schema Session (a component since issue 24)
+    const session = paths['/api/sessions']!.post!.responses['200']!.content!['application/json']!.schema as { $ref?: string; properties?: Record<string, unknown> };
+    const components = (doc.body.components as { schemas: Record<string, { properties?: Record<string, unknown> }> }).schemas;
+    expect(Object.keys((session.$ref ? components[session.$ref.replace('#/components/schemas/', '')] : session)?.properties ?? {})).toContain('rules');
   });
 });
 

@@ -8,7 +8,7 @@ import { getRound } from '../../rounds/round-store/reads.js';
 import { betView } from '../../rounds/round-view.js';
 import { playerResultView } from '../../rounds/player-view.js';
 import { amountSchema, clientSeedSchema, gameTypeSchema, idempotencyKeySchema, idText, queryInt, roundIdParams, sessionIdSchema } from '../schemas.js';
-import { betAnswer, playerBetsAnswer } from '../answers.js';
+import { betAnswer, gameParamsSchema, playerBetsAnswer } from '../answers.js';
 import { playerBets } from '../../rounds/player-bets.js';
 
 const betBody = z
@@ -18,7 +18,7 @@ const betBody = z
     amount: amountSchema,
     idempotencyKey: idempotencyKeySchema,
     clientSeed: clientSeedSchema.optional(),
-    params: z.record(z.string(), z.unknown()).optional(),
+    params: gameParamsSchema.optional(),
     /** A free bet of this campaign (docs/free-bets.md): `amount` must be the campaign's; no debit. */
     freeBetCampaignId: idText(200).optional(),
     /** A bet of an autobet run (issue 27): refused with AUTOBET_DISABLED when the session's rules disable autobet. */

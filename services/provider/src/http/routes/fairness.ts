@@ -7,7 +7,7 @@ import { GAME_TYPES, type GameResult } from '@gp/game-core/games';
 import { amountJson, multiplierJson, parseAmount } from '@gp/game-core/money';
 import { rotateSeeds } from '../../rounds/seed-rotation.js';
 import { amountSchema, clientSeedSchema, currencySchema, sessionIdSchema } from '../schemas.js';
-import { rotateAnswer, verifyAnswer } from '../answers.js';
+import { gameParamsSchema, rotateAnswer, verifyAnswer } from '../answers.js';
 
 const rotateBody = z.object({ sessionId: sessionIdSchema, clientSeed: clientSeedSchema.optional() }).strict();
 
@@ -20,7 +20,7 @@ const verifyBody = z
     nonce: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
     amount: amountSchema,
     currency: currencySchema.default('USD'),
-    params: z.record(z.string(), z.unknown()).optional(),
+    params: gameParamsSchema.optional(),
   })
   .strict();
 

@@ -18,7 +18,7 @@ import { CAMPAIGN_STATUSES, FREE_BET_GAMES } from '../../rounds/free-bet-store.j
 import { addCampaignPlayers, campaignDetail, cancelCampaignOf, createCampaign, listCampaignsOf, MAX_PLAYERS_PER_REQUEST, sessionFreeBets, type CampaignCaller } from '../../rounds/free-bets.js';
 import { reconciliationTotals } from '../../rounds/reconciliation.js';
 import { amountSchema, idText, operatorIdText, playerRefSchema, queryInt, queryTime, sessionIdSchema, text } from '../schemas.js';
-import { campaignAnswer, campaignDetailAnswer, campaignListAnswer, campaignPlayersAnswer, reconciliationTotalsAnswer, sessionFreeBetsAnswer } from '../answers.js';
+import { gameParamsSchema, campaignAnswer, campaignDetailAnswer, campaignListAnswer, campaignPlayersAnswer, reconciliationTotalsAnswer, sessionFreeBetsAnswer } from '../answers.js';
 
 type CampaignOperation = 'create' | 'list' | 'get' | 'players' | 'cancel';
 type RouteRules = (op: CampaignOperation) => { auth: RouteAuth; staff?: StaffRule };
@@ -40,7 +40,7 @@ const createBody = z
     name: text(200).optional(),
     gameType: z.enum(FREE_BET_GAMES),
     amount: amountSchema,
-    params: z.record(z.string(), z.unknown()).optional().meta({ description: "defaults of the game's params (a complete set, or none); a bet's own params override them" }),
+    params: gameParamsSchema.optional().meta({ description: "defaults of the game's params (a complete set, or none); a bet's own params override them" }),
     betsPerPlayer: z.number().int().min(1).max(10_000),
     budget: amountSchema.optional().meta({ description: "the stake value the campaign may grant in all (free bets granted × amount); players it cannot fund are refused (ACTION_NOT_AVAILABLE) and the webhook event freebet.budget_exhausted tells the casino when it is spent; none: no limit" }),
     playerRefs: playerRefs.optional(),

@@ -4,7 +4,7 @@ import type { Services } from '../../services.js';
 import type { AppInstance } from '../zod-provider.js';
 import { activeMinesRound, cashoutMinesRound, getMinesRound, revealMinesTile, startMinesRound } from '../../rounds/mines.js';
 import { amountSchema, clientSeedSchema, idempotencyKeySchema, idText, roundIdParams, sessionIdSchema } from '../schemas.js';
-import { activeRoundAnswer, betAnswer } from '../answers.js';
+import { activeRoundAnswer, betAnswer, gameParamsSchema } from '../answers.js';
 
 const mineCountSchema = z.number().int().min(1).max(24);
 
@@ -16,7 +16,7 @@ const startBody = z
     mineCount: mineCountSchema.optional(),
     clientSeed: clientSeedSchema.optional(),
     /** The start form with params (SPEC.md): `params.mineCount`, checked with the game's schema. */
-    params: z.record(z.string(), z.unknown()).optional(),
+    params: gameParamsSchema.optional(),
     /** A free bet of this campaign (docs/free-bets.md): `amount` must be the campaign's; no debit. */
     freeBetCampaignId: idText(200).optional(),
     /** A bet of an autobet run (issue 27): refused with AUTOBET_DISABLED when the session's rules disable autobet. */
