@@ -1101,6 +1101,212 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/promotions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tournaments and prize drops */
+        get: operations["listPromotions"];
+        put?: never;
+        /** Create a tournament or a prize drop */
+        post: operations["createPromotions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/promotions/{promoId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A promotion with its awards */
+        get: operations["getPromotionsItem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/promotions/{promoId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a promotion (prizes not yet awarded are never paid) */
+        post: operations["cancelPromotionsItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/promotions/{promoId}/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tournament's leaderboard (cached a few seconds) */
+        get: operations["getPromotionsLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/promotions/{promoId}/awards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A promotion's awards and their promo credits */
+        get: operations["getPromotionsAwards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promotions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tournaments and prize drops */
+        get: operations["listAdminPromotions"];
+        put?: never;
+        /** Create a tournament or a prize drop */
+        post: operations["createAdminPromotions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promotions/{promoId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A promotion with its awards */
+        get: operations["getAdminPromotionsItem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promotions/{promoId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a promotion (prizes not yet awarded are never paid) */
+        post: operations["cancelAdminPromotionsItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promotions/{promoId}/leaderboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A tournament's leaderboard (cached a few seconds) */
+        get: operations["getAdminPromotionsLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/promotions/{promoId}/awards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A promotion's awards and their promo credits */
+        get: operations["getAdminPromotionsAwards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/promotions/{promoId}/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A prize drop's public proof: the committed hash, the tickets in draw order, the awards; the seed once the drop is over */
+        get: operations["getPrizeDropProof"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sessions/{sessionId}/promotions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player's running tournaments (leaderboard top, own rank), prize drops and recent prizes */
+        get: operations["getSessionPromotions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -6103,6 +6309,1203 @@ export interface operations {
                                     amount: number;
                                 };
                             };
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPromotions: {
+        parameters: {
+            query?: {
+                operatorId?: string;
+                kind?: "tournament" | "prize_drop";
+                status?: "scheduled" | "active" | "ended" | "cancelled";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promotions: {
+                            promoId: string;
+                            operatorId: string;
+                            /** @enum {string} */
+                            kind: "tournament" | "prize_drop";
+                            name: string | null;
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                            games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
+                            /** @description exact, in the currency’s decimals */
+                            minBet: number;
+                            /** @description by rank (tournament) or in drop order (prize drop) */
+                            prizes: number[];
+                            /** @description exact, in the currency’s decimals */
+                            prizePool: number;
+                            allPlayers: boolean;
+                            /** @description players listed (0 when the promotion is open to every player) */
+                            players: number;
+                            /** Format: date-time */
+                            startsAt: string;
+                            /** Format: date-time */
+                            endsAt: string;
+                            cancelledAt: string | null;
+                            finalizedAt: string | null;
+                            /** @enum {string} */
+                            status: "scheduled" | "active" | "ended" | "cancelled";
+                            /** Format: date-time */
+                            createdAt: string;
+                            scoring?: ("multiplier" | "wagered" | "profit" | "biggestWin") | null;
+                            oneIn?: number | null;
+                            rule?: string;
+                            serverSeedHash?: string | null;
+                            serverSeedRevealed?: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createPromotions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "tournament" | "prize_drop";
+                    /** @description required with the admin token; a signed request defaults to (and may only name) its own operator */
+                    operatorId?: string;
+                    name?: string;
+                    /** @description default: every game the profile offers */
+                    games?: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
+                    /** @description the qualifying minimum stake (default: any) */
+                    minBet?: number;
+                    /** @description tournament: by rank (at most 100); prize drop: in drop order */
+                    prizes: number[];
+                    /**
+                     * @description tournaments: multiplier | wagered | profit | biggestWin
+                     * @enum {string}
+                     */
+                    scoring?: "multiplier" | "wagered" | "profit" | "biggestWin";
+                    /** @description prize drops: each qualifying bet wins with a chance of 1 in oneIn */
+                    oneIn?: number;
+                    /** @description omit: every player of the profile */
+                    playerRefs?: string[];
+                    /**
+                     * Format: date-time
+                     * @description default: now
+                     */
+                    startsAt?: string;
+                    /** Format: date-time */
+                    endsAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promoId: string;
+                        operatorId: string;
+                        /** @enum {string} */
+                        kind: "tournament" | "prize_drop";
+                        name: string | null;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                        games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
+                        /** @description exact, in the currency’s decimals */
+                        minBet: number;
+                        /** @description by rank (tournament) or in drop order (prize drop) */
+                        prizes: number[];
+                        /** @description exact, in the currency’s decimals */
+                        prizePool: number;
+                        allPlayers: boolean;
+                        /** @description players listed (0 when the promotion is open to every player) */
+                        players: number;
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        cancelledAt: string | null;
+                        finalizedAt: string | null;
+                        /** @enum {string} */
+                        status: "scheduled" | "active" | "ended" | "cancelled";
+                        /** Format: date-time */
+                        createdAt: string;
+                        scoring?: ("multiplier" | "wagered" | "profit" | "biggestWin") | null;
+                        oneIn?: number | null;
+                        rule?: string;
+                        serverSeedHash?: string | null;
+                        serverSeedRevealed?: boolean;
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPromotionsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promoId: string;
+                        operatorId: string;
+                        /** @enum {string} */
+                        kind: "tournament" | "prize_drop";
+                        name: string | null;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                        games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
+                        /** @description exact, in the currency’s decimals */
+                        minBet: number;
+                        /** @description by rank (tournament) or in drop order (prize drop) */
+                        prizes: number[];
+                        /** @description exact, in the currency’s decimals */
+                        prizePool: number;
+                        allPlayers: boolean;
+                        /** @description players listed (0 when the promotion is open to every player) */
+                        players: number;
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        cancelledAt: string | null;
+                        finalizedAt: string | null;
+                        /** @enum {string} */
+                        status: "scheduled" | "active" | "ended" | "cancelled";
+                        /** Format: date-time */
+                        createdAt: string;
+                        scoring?: ("multiplier" | "wagered" | "profit" | "biggestWin") | null;
+                        oneIn?: number | null;
+                        rule?: string;
+                        serverSeedHash?: string | null;
+                        serverSeedRevealed?: boolean;
+                        awards: {
+                            promoId: string;
+                            /** @description a tournament's rank (from 1) or a drop's prize index (from 0) */
+                            prize: number;
+                            playerRef: string;
+                            /** @description exact, in the currency’s decimals */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                            score?: string;
+                            roundId?: string;
+                            seq?: number | null;
+                            idempotencyKey: string;
+                            /** @enum {string} */
+                            status: "credited" | "credit_pending";
+                            attemptCount: number;
+                            statusCode: number | null;
+                            casinoTransactionId: string | null;
+                            errorCode: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            confirmedAt: string | null;
+                        }[];
+                        entries?: number;
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelPromotionsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promoId: string;
+                        operatorId: string;
+                        /** @enum {string} */
+                        kind: "tournament" | "prize_drop";
+                        name: string | null;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                        games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
+                        /** @description exact, in the currency’s decimals */
+                        minBet: number;
+                        /** @description by rank (tournament) or in drop order (prize drop) */
+                        prizes: number[];
+                        /** @description exact, in the currency’s decimals */
+                        prizePool: number;
+                        allPlayers: boolean;
+                        /** @description players listed (0 when the promotion is open to every player) */
+                        players: number;
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        cancelledAt: string | null;
+                        finalizedAt: string | null;
+                        /** @enum {string} */
+                        status: "scheduled" | "active" | "ended" | "cancelled";
+                        /** Format: date-time */
+                        createdAt: string;
+                        scoring?: ("multiplier" | "wagered" | "profit" | "biggestWin") | null;
+                        oneIn?: number | null;
+                        rule?: string;
+                        serverSeedHash?: string | null;
+                        serverSeedRevealed?: boolean;
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPromotionsLeaderboard: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                promoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promoId: string;
+                        operatorId: string;
+                        /** @enum {string} */
+                        kind: "tournament" | "prize_drop";
+                        name: string | null;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                        games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
+                        /** @description exact, in the currency’s decimals */
+                        minBet: number;
+                        /** @description by rank (tournament) or in drop order (prize drop) */
+                        prizes: number[];
+                        /** @description exact, in the currency’s decimals */
+                        prizePool: number;
+                        allPlayers: boolean;
+                        /** @description players listed (0 when the promotion is open to every player) */
+                        players: number;
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        cancelledAt: string | null;
+                        finalizedAt: string | null;
+                        /** @enum {string} */
+                        status: "scheduled" | "active" | "ended" | "cancelled";
+                        /** Format: date-time */
+                        createdAt: string;
+                        scoring?: ("multiplier" | "wagered" | "profit" | "biggestWin") | null;
+                        oneIn?: number | null;
+                        rule?: string;
+                        serverSeedHash?: string | null;
+                        serverSeedRevealed?: boolean;
+                        /** @description players with a score */
+                        ranked: number;
+                        /** Format: date-time */
+                        asOf: string;
+                        entries: {
+                            rank: number;
+                            name: string;
+                            playerRef?: string;
+                            /** @description an amount in the currency (wagered, profit, biggestWin) or a multiplier */
+                            score: number;
+                            rounds: number;
+                            /** Format: date-time */
+                            reachedAt: string;
+                            prize: number | null;
+                            you?: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPromotionsAwards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promoId: string;
+                        /** @enum {string} */
+                        kind: "tournament" | "prize_drop";
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                        awards: {
+                            promoId: string;
+                            /** @description a tournament's rank (from 1) or a drop's prize index (from 0) */
+                            prize: number;
+                            playerRef: string;
+                            /** @description exact, in the currency’s decimals */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                            score?: string;
+                            roundId?: string;
+                            seq?: number | null;
+                            idempotencyKey: string;
+                            /** @enum {string} */
+                            status: "credited" | "credit_pending";
+                            attemptCount: number;
+                            statusCode: number | null;
+                            casinoTransactionId: string | null;
+                            errorCode: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            confirmedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAdminPromotions: {
+        parameters: {
+            query?: {
+                operatorId?: string;
+                kind?: "tournament" | "prize_drop";
+                status?: "scheduled" | "active" | "ended" | "cancelled";
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promotions: {
+                            promoId: string;
+                            operatorId: string;
+                            /** @enum {string} */
+                            kind: "tournament" | "prize_drop";
+                            name: string | null;
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                            games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
+                            /** @description exact, in the currency’s decimals */
+                            minBet: number;
+                            /** @description by rank (tournament) or in drop order (prize drop) */
+                            prizes: number[];
+                            /** @description exact, in the currency’s decimals */
+                            prizePool: number;
+                            allPlayers: boolean;
+                            /** @description players listed (0 when the promotion is open to every player) */
+                            players: number;
+                            /** Format: date-time */
+                            startsAt: string;
+                            /** Format: date-time */
+                            endsAt: string;
+                            cancelledAt: string | null;
+                            finalizedAt: string | null;
+                            /** @enum {string} */
+                            status: "scheduled" | "active" | "ended" | "cancelled";
+                            /** Format: date-time */
+                            createdAt: string;
+                            scoring?: ("multiplier" | "wagered" | "profit" | "biggestWin") | null;
+                            oneIn?: number | null;
+                            rule?: string;
+                            serverSeedHash?: string | null;
+                            serverSeedRevealed?: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createAdminPromotions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    kind: "tournament" | "prize_drop";
+                    /** @description required with the admin token; a signed request defaults to (and may only name) its own operator */
+                    operatorId?: string;
+                    name?: string;
+                    /** @description default: every game the profile offers */
+                    games?: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
+                    /** @description the qualifying minimum stake (default: any) */
+                    minBet?: number;
+                    /** @description tournament: by rank (at most 100); prize drop: in drop order */
+                    prizes: number[];
+                    /**
+                     * @description tournaments: multiplier | wagered | profit | biggestWin
+                     * @enum {string}
+                     */
+                    scoring?: "multiplier" | "wagered" | "profit" | "biggestWin";
+                    /** @description prize drops: each qualifying bet wins with a chance of 1 in oneIn */
+                    oneIn?: number;
+                    /** @description omit: every player of the profile */
+                    playerRefs?: string[];
+                    /**
+                     * Format: date-time
+                     * @description default: now
+                     */
+                    startsAt?: string;
+                    /** Format: date-time */
+                    endsAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promoId: string;
+                        operatorId: string;
+                        /** @enum {string} */
+                        kind: "tournament" | "prize_drop";
+                        name: string | null;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                        games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
+                        /** @description exact, in the currency’s decimals */
+                        minBet: number;
+                        /** @description by rank (tournament) or in drop order (prize drop) */
+                        prizes: number[];
+                        /** @description exact, in the currency’s decimals */
+                        prizePool: number;
+                        allPlayers: boolean;
+                        /** @description players listed (0 when the promotion is open to every player) */
+                        players: number;
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        cancelledAt: string | null;
+                        finalizedAt: string | null;
+                        /** @enum {string} */
+                        status: "scheduled" | "active" | "ended" | "cancelled";
+                        /** Format: date-time */
+                        createdAt: string;
+                        scoring?: ("multiplier" | "wagered" | "profit" | "biggestWin") | null;
+                        oneIn?: number | null;
+                        rule?: string;
+                        serverSeedHash?: string | null;
+                        serverSeedRevealed?: boolean;
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminPromotionsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promoId: string;
+                        operatorId: string;
+                        /** @enum {string} */
+                        kind: "tournament" | "prize_drop";
+                        name: string | null;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                        games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
+                        /** @description exact, in the currency’s decimals */
+                        minBet: number;
+                        /** @description by rank (tournament) or in drop order (prize drop) */
+                        prizes: number[];
+                        /** @description exact, in the currency’s decimals */
+                        prizePool: number;
+                        allPlayers: boolean;
+                        /** @description players listed (0 when the promotion is open to every player) */
+                        players: number;
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        cancelledAt: string | null;
+                        finalizedAt: string | null;
+                        /** @enum {string} */
+                        status: "scheduled" | "active" | "ended" | "cancelled";
+                        /** Format: date-time */
+                        createdAt: string;
+                        scoring?: ("multiplier" | "wagered" | "profit" | "biggestWin") | null;
+                        oneIn?: number | null;
+                        rule?: string;
+                        serverSeedHash?: string | null;
+                        serverSeedRevealed?: boolean;
+                        awards: {
+                            promoId: string;
+                            /** @description a tournament's rank (from 1) or a drop's prize index (from 0) */
+                            prize: number;
+                            playerRef: string;
+                            /** @description exact, in the currency’s decimals */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                            score?: string;
+                            roundId?: string;
+                            seq?: number | null;
+                            idempotencyKey: string;
+                            /** @enum {string} */
+                            status: "credited" | "credit_pending";
+                            attemptCount: number;
+                            statusCode: number | null;
+                            casinoTransactionId: string | null;
+                            errorCode: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            confirmedAt: string | null;
+                        }[];
+                        entries?: number;
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelAdminPromotionsItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promoId: string;
+                        operatorId: string;
+                        /** @enum {string} */
+                        kind: "tournament" | "prize_drop";
+                        name: string | null;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                        games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
+                        /** @description exact, in the currency’s decimals */
+                        minBet: number;
+                        /** @description by rank (tournament) or in drop order (prize drop) */
+                        prizes: number[];
+                        /** @description exact, in the currency’s decimals */
+                        prizePool: number;
+                        allPlayers: boolean;
+                        /** @description players listed (0 when the promotion is open to every player) */
+                        players: number;
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        cancelledAt: string | null;
+                        finalizedAt: string | null;
+                        /** @enum {string} */
+                        status: "scheduled" | "active" | "ended" | "cancelled";
+                        /** Format: date-time */
+                        createdAt: string;
+                        scoring?: ("multiplier" | "wagered" | "profit" | "biggestWin") | null;
+                        oneIn?: number | null;
+                        rule?: string;
+                        serverSeedHash?: string | null;
+                        serverSeedRevealed?: boolean;
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminPromotionsLeaderboard: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                promoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promoId: string;
+                        operatorId: string;
+                        /** @enum {string} */
+                        kind: "tournament" | "prize_drop";
+                        name: string | null;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                        games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
+                        /** @description exact, in the currency’s decimals */
+                        minBet: number;
+                        /** @description by rank (tournament) or in drop order (prize drop) */
+                        prizes: number[];
+                        /** @description exact, in the currency’s decimals */
+                        prizePool: number;
+                        allPlayers: boolean;
+                        /** @description players listed (0 when the promotion is open to every player) */
+                        players: number;
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        cancelledAt: string | null;
+                        finalizedAt: string | null;
+                        /** @enum {string} */
+                        status: "scheduled" | "active" | "ended" | "cancelled";
+                        /** Format: date-time */
+                        createdAt: string;
+                        scoring?: ("multiplier" | "wagered" | "profit" | "biggestWin") | null;
+                        oneIn?: number | null;
+                        rule?: string;
+                        serverSeedHash?: string | null;
+                        serverSeedRevealed?: boolean;
+                        /** @description players with a score */
+                        ranked: number;
+                        /** Format: date-time */
+                        asOf: string;
+                        entries: {
+                            rank: number;
+                            name: string;
+                            playerRef?: string;
+                            /** @description an amount in the currency (wagered, profit, biggestWin) or a multiplier */
+                            score: number;
+                            rounds: number;
+                            /** Format: date-time */
+                            reachedAt: string;
+                            prize: number | null;
+                            you?: boolean;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAdminPromotionsAwards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promoId: string;
+                        /** @enum {string} */
+                        kind: "tournament" | "prize_drop";
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                        awards: {
+                            promoId: string;
+                            /** @description a tournament's rank (from 1) or a drop's prize index (from 0) */
+                            prize: number;
+                            playerRef: string;
+                            /** @description exact, in the currency’s decimals */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                            score?: string;
+                            roundId?: string;
+                            seq?: number | null;
+                            idempotencyKey: string;
+                            /** @enum {string} */
+                            status: "credited" | "credit_pending";
+                            attemptCount: number;
+                            statusCode: number | null;
+                            casinoTransactionId: string | null;
+                            errorCode: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            confirmedAt: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPrizeDropProof: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                promoId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        promoId: string;
+                        rule: string;
+                        status: string;
+                        /** @enum {string} */
+                        currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                        oneIn: number;
+                        prizes: number[];
+                        serverSeedHash: string;
+                        /** @description revealed once the drop is over (ended and its last draw done, or cancelled) */
+                        serverSeed: string | null;
+                        /** Format: date-time */
+                        startsAt: string;
+                        /** Format: date-time */
+                        endsAt: string;
+                        entries: {
+                            seq: number;
+                            ticket: string;
+                        }[];
+                        awards: {
+                            prize: number;
+                            seq: number;
+                            ticket: string;
+                            /** @description exact, in the currency’s decimals */
+                            amount: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSessionPromotions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tournaments: {
+                            promoId: string;
+                            name: string | null;
+                            games: string[];
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                            /** @description exact, in the currency’s decimals */
+                            minBet: number;
+                            /** Format: date-time */
+                            endsAt: string;
+                            prizes: number[];
+                            scoring: string | null;
+                            players: number;
+                            /** Format: date-time */
+                            asOf: string;
+                            top: {
+                                rank: number;
+                                name: string;
+                                playerRef?: string;
+                                /** @description an amount in the currency (wagered, profit, biggestWin) or a multiplier */
+                                score: number;
+                                rounds: number;
+                                /** Format: date-time */
+                                reachedAt: string;
+                                prize: number | null;
+                                you?: boolean;
+                            }[];
+                            you: {
+                                rank: number;
+                                name: string;
+                                playerRef?: string;
+                                /** @description an amount in the currency (wagered, profit, biggestWin) or a multiplier */
+                                score: number;
+                                rounds: number;
+                                /** Format: date-time */
+                                reachedAt: string;
+                                prize: number | null;
+                                you?: boolean;
+                            } | null;
+                        }[];
+                        drops: {
+                            promoId: string;
+                            name: string | null;
+                            games: string[];
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                            /** @description exact, in the currency’s decimals */
+                            minBet: number;
+                            /** Format: date-time */
+                            endsAt: string;
+                            prizes: number[];
+                            oneIn: number | null;
+                            rule: string;
+                            serverSeedHash: string | null;
+                            prizesLeft: number;
+                        }[];
+                        wins: {
+                            promoId: string;
+                            prize: number;
+                            /** @description exact, in the currency’s decimals */
+                            amount: number;
+                            /** @enum {string} */
+                            currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
+                            roundId: string | null;
+                            status: string;
+                            /** Format: date-time */
+                            createdAt: string;
                         }[];
                     };
                 };
