@@ -26,8 +26,8 @@ import { awardsOf } from './award-store.js';
 import { scoreJson } from './leaderboard.js';
 import { insertEntries, lastEntrySeq, lockPromotion, markFinalized, promotionsDue, setDrawnUntil, type Promotion } from './promotion-store.js';
 
-/** Rounds whose outcome became final up to this long before the last draw are looked at again (late commits). */
-const LOOK_BACK_MS = 60_000;
+/** Rounds started up to this long before the last draw are looked at again (late commits, rounds that took a while). */
+const LOOK_BACK_MS = 120_000;
 const DRAW_BATCH = 5000;
 
 const ruleOf = (p: Promotion) => ({ promoId: p.promoId, operatorId: p.operatorId, games: p.games, minBet: p.minBet, startsAt: p.startsAt, endsAt: p.endsAt, allPlayers: p.allPlayers });
@@ -58,7 +58,9 @@ export async function drawDrop(deps: MoneyDeps, promoId: string, graceSeconds: n
     const p = await lockPromotion(tx, promoId);
     if (!p || p.kind !== 'prize_drop' || p.cancelledAt || p.finalizedAt || p.status === 'scheduled') return 0;
     const now = await dbNow(tx);
-    const since = p.drawnUntil ? new Date(new Date(p.drawnUntil).getTime() - LOOK_BACK_MS) : new Date(p.startsAt);
+    const lastSweep = now.getTime() >= new Date(p.endsAt).getTime() + graceSeconds * 1000;
+    // the last draw sweeps the whole window: a long Mines or Blackjack round is drawn before the seed is revealed
+    const since = p.drawnUntil && !lastSweep ? new Date(new Date(p.drawnUntil).getTime() - LOOK_BACK_MS) : new Date(p.startsAt);
     const bets = await undrawnDropBets(tx, ruleOf(p), since.toISOString(), DRAW_BATCH);
     const last = await lastEntrySeq(tx, promoId);
     const entries = bets.map((b, i) => ({ seq: last + i + 1, roundId: b.roundId, ticket: dropTicket(b.roundId), playerRef: b.playerRef }));
@@ -73,7 +75,7 @@ export async function drawDrop(deps: MoneyDeps, promoId: string, graceSeconds: n
         return newAward(deps, { promoId, kind: 'prize_drop', prize: w.prize, operatorId: p.operatorId, playerRef: e.playerRef, amount: p.prizes[w.prize]!, currency: p.currency, roundId: e.roundId, seq: e.seq });
       }),
     );
-    const over = now.getTime() >= new Date(p.endsAt).getTime() + graceSeconds * 1000 && bets.length < DRAW_BATCH;
+    const over = lastSweep && bets.length < DRAW_BATCH;
     await setDrawnUntil(tx, promoId, now, over);
     return won.length;
   });

@@ -96,17 +96,18 @@ export interface DropCandidate {
 }
 
 /**
- * A drop's qualifying bets not drawn yet, whose outcome became final since `since` (a look-back
- * covering transactions that committed late), oldest first (start time, then round id). Found by
- * (status, updated_at), not by scanning the window.
+ * A drop's qualifying bets not drawn yet, started since `since` (by the (operator_id, created_at)
+ * index, not a scan of the window), oldest first (settlement time, then round id). The pass looks
+ * back a couple of minutes each time and sweeps the whole window once after the end, so a long
+ * Mines or Blackjack round is drawn at the latest in that last sweep, before the seed is revealed.
  */
 export async function undrawnDropBets(db: Queryable, rule: QualifyingRule, since: string, limit: number): Promise<DropCandidate[]> {
-  const q = qualifying(rule, '0');
+  const q = qualifying({ ...rule, startsAt: new Date(Math.max(Date.parse(since), Date.parse(rule.startsAt))).toISOString() }, '0');
   const res = await db.raw(
-    `SELECT x.round_id, x.player_ref FROM (${q.sql.replace('WHERE r.operator_id = ?', 'WHERE r.updated_at >= ? AND r.operator_id = ?')}) x
+    `SELECT x.round_id, x.player_ref FROM (${q.sql}) x
       WHERE NOT EXISTS (SELECT 1 FROM prize_drop_entries e WHERE e.promo_id = ? AND e.round_id = x.round_id)
       ORDER BY x.t, x.round_id LIMIT ?`,
-    [since, ...q.bindings, rule.promoId, limit],
+    [...q.bindings, rule.promoId, limit],
   );
   return (res.rows as { round_id: string; player_ref: string }[]).map((r) => ({ roundId: r.round_id, playerRef: r.player_ref }));
 }
