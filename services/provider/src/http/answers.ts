@@ -204,10 +204,10 @@ export const reconciliationAnswer = z.object({
   rows: z.array(
     z.object({
       type: z.enum(['debit', 'credit', 'rollback', 'credit_pending', 'rollback_pending']),
-      roundId: z.string(),
+      roundId: z.string().nullable().meta({ description: 'null only on a promo credit (?promo=true): a prize has no round' }),
       operatorId: z.string(),
       playerRef: z.string(),
-      gameType: z.string(),
+      gameType: z.string().nullable().meta({ description: 'null only on a promo credit' }),
       amount: money,
       currency,
       casinoTransactionId: z.string().nullable(),
@@ -216,6 +216,10 @@ export const reconciliationAnswer = z.object({
       createdAt: time,
       freeBet: z.literal(true).optional().meta({ description: 'only on the callbacks of a free-bet round (docs/free-bets.md)' }),
       campaignId: z.string().optional().meta({ description: 'with freeBet: the campaign of the round' }),
+      promo: z.literal(true).optional().meta({ description: 'a promo credit (?promo=true; docs/promotions.md)' }),
+      promoId: z.string().optional(),
+      prize: z.number().int().optional().meta({ description: "a tournament's rank or a drop's prize index" }),
+      sourceRoundId: z.string().optional().meta({ description: "a prize drop's winning bet" }),
     }),
   ),
   nextCursor: z.string().nullable(),
@@ -382,6 +386,7 @@ export const reconciliationTotalsAnswer = z.object({
       currency,
       paid: z.object({ debits: moneyTotals, credits: moneyTotals, rollbacks: moneyTotals, creditsPending: moneyTotals, rollbacksPending: moneyTotals }),
       freeBet: z.object({ debits: moneyTotals, credits: moneyTotals, creditsPending: moneyTotals }),
+      promo: z.object({ credits: moneyTotals, creditsPending: moneyTotals }).meta({ description: "promotions' prizes (docs/promotions.md): credits with no round and no debit" }),
     }),
   ),
 });

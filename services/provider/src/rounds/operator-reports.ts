@@ -9,6 +9,7 @@ import { amountJson, type CurrencyCode } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import { toBigInt, toIso, type Queryable } from '../store/db.js';
 import { playerRoundRows } from './round-store/recall.js';
+import { confirmedAwardsByDay } from './promotions/award-store.js';
 
 /** A report spans at most this many days (bounded work per request). */
 export const MAX_REPORT_DAYS = 366;
@@ -59,13 +60,22 @@ export interface GgrRow {
   ggr: Amount;
 }
 
+/** Promotions' prizes confirmed per UTC day (issue 30): apart from the games' rows, they are not in `ggr`; on the first page only. */
+export interface PromoPayoutRow {
+  day: string;
+  operatorId: string;
+  currency: string;
+  awards: number;
+  payouts: Amount;
+}
+
 /**
  * Confirmed money per UTC day, operator, game and currency: `stakes` (debits, Blackjack's extra
  * debits included), `payouts` (credits of paid rounds), `freeBetPayouts` (credits of free-bet
  * rounds), `rollbacks`, `rounds` (rounds with a confirmed callback that day) and
  * `ggr` = stakes − payouts − freeBetPayouts − rollbacks. Newest day first.
  */
-export async function ggrReport(db: Queryable, q: GgrQuery): Promise<{ rows: GgrRow[]; nextCursor: string | null; from: string; to: string }> {
+export async function ggrReport(db: Queryable, q: GgrQuery): Promise<{ rows: GgrRow[]; nextCursor: string | null; from: string; to: string; promoPayouts: PromoPayoutRow[] }> {
   const key = `to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`;
   const query = db('reconciliation_rows')
     .select(db.raw(`${key} AS day`), 'operator_id', 'game_type', 'currency')
@@ -88,9 +98,11 @@ export async function ggrReport(db: Queryable, q: GgrQuery): Promise<{ rows: Ggr
   const rows = (await query) as { day: string; operator_id: string; game_type: string; currency: CurrencyCode; rounds: string | number; stakes: string; payouts: string; free_bet_payouts: string; rollbacks: string }[];
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
+  const promos = q.cursor ? [] : await confirmedAwardsByDay(db, q);
   return {
     from: q.from,
     to: q.to,
+    promoPayouts: promos.map((p) => ({ day: p.day, operatorId: p.operator_id, currency: p.currency, awards: Number(p.count), payouts: amountJson(toBigInt(p.amount), p.currency) })),
     rows: page.map((r) => {
       const m = (v: bigint) => amountJson(v, r.currency);
       const [stakes, payouts, free, rollbacks] = [r.stakes, r.payouts, r.free_bet_payouts, r.rollbacks].map(toBigInt) as [bigint, bigint, bigint, bigint];

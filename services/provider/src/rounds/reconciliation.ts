@@ -7,6 +7,7 @@ import { type CurrencyCode, amountJson } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import { toBigInt, toIso, type Queryable } from '../store/db.js';
 import { callbackTotals } from './round-store/reports.js';
+import { awardRows, awardTotals } from './promotions/award-store.js';
 
 export const RECONCILIATION_TYPES = ['debit', 'credit', 'rollback', 'credit_pending', 'rollback_pending'] as const;
 export type ReconciliationType = (typeof RECONCILIATION_TYPES)[number];
@@ -23,6 +24,8 @@ export interface ReconciliationQuery {
   cursor?: string | undefined;
   /** only the callbacks of free-bet rounds (true) or of paid ones (false) */
   freeBet?: boolean | undefined;
+  /** true: the promo credits (promotions' prizes, docs/promotions.md) instead of the rounds' callbacks */
+  promo?: boolean | undefined;
   limit: number;
 }
 
@@ -43,6 +46,7 @@ interface Row {
 }
 
 export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) {
+  if (q.promo) return promoRows(db, q);
   const query = db<Row>('reconciliation_rows').orderBy('id', 'desc').limit(q.limit + 1);
   if (q.operatorId) query.where('operator_id', q.operatorId);
   if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
@@ -81,25 +85,31 @@ export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) 
 /**
  * Reconciliation totals (issue 17): per operator and currency, counts and sums of confirmed
  * debits, credits and rollbacks and of unconfirmed credits and rollbacks, free-bet rounds apart
- * from paid ones. A free-bet round has no debit: its `debits` stay 0 (a figure to check).
+ * from paid ones. A free-bet round has no debit: its `debits` stay 0 (a figure to check). Promo
+ * credits (promotions' prizes, issue 30) are a third block, `promo` {credits, creditsPending}.
  */
 export async function reconciliationTotals(db: Queryable, q: Pick<ReconciliationQuery, 'operatorId' | 'from' | 'to'>) {
-  const rows = await callbackTotals(db, q);
+  const [rows, promos] = await Promise.all([callbackTotals(db, q), awardTotals(db, q)]);
   const zero = () => ({ count: 0, amount: 0n });
   type Slot = { count: number; amount: bigint };
-  const groups = new Map<string, { operatorId: string; currency: CurrencyCode; paid: Record<'debits' | 'credits' | 'rollbacks' | 'creditsPending' | 'rollbacksPending', Slot>; freeBet: Record<'debits' | 'credits' | 'creditsPending', Slot> }>();
-  for (const r of rows) {
-    const id = `${r.operator_id}\u0000${r.currency}`;
+  const groups = new Map<string, { operatorId: string; currency: CurrencyCode; paid: Record<'debits' | 'credits' | 'rollbacks' | 'creditsPending' | 'rollbacksPending', Slot>; freeBet: Record<'debits' | 'credits' | 'creditsPending', Slot>; promo: Record<'credits' | 'creditsPending', Slot> }>();
+  const groupOf = (operatorId: string, currency: CurrencyCode) => {
+    const id = `${operatorId}\u0000${currency}`;
     let g = groups.get(id);
     if (!g) {
       g = {
-        operatorId: r.operator_id,
-        currency: r.currency,
+        operatorId,
+        currency,
         paid: { debits: zero(), credits: zero(), rollbacks: zero(), creditsPending: zero(), rollbacksPending: zero() },
         freeBet: { debits: zero(), credits: zero(), creditsPending: zero() },
+        promo: { credits: zero(), creditsPending: zero() },
       };
       groups.set(id, g);
     }
+    return g;
+  };
+  for (const r of rows) {
+    const g = groupOf(r.operator_id, r.currency);
     const side = r.free_bet ? g.freeBet : g.paid;
     const key = r.callback_status === 'succeeded' ? `${r.operation}s` : r.callback_status === 'pending' && r.operation !== 'debit' ? `${r.operation}sPending` : null;
     const slot = key === null ? undefined : (side as Record<string, Slot | undefined>)[key];
@@ -107,9 +117,48 @@ export async function reconciliationTotals(db: Queryable, q: Pick<Reconciliation
     slot.count += Number(r.count);
     slot.amount += toBigInt(String(r.amount ?? '0'));
   }
+  for (const p of promos) {
+    const slot = groupOf(p.operator_id, p.currency).promo[p.callback_status === 'succeeded' ? 'credits' : 'creditsPending'];
+    slot.count += Number(p.count);
+    slot.amount += toBigInt(String(p.amount ?? '0'));
+  }
   const out = <K extends string>(rec: Record<K, { count: number; amount: bigint }>, currency: CurrencyCode) =>
     Object.fromEntries(Object.entries<{ count: number; amount: bigint }>(rec).map(([k, v]) => [k, { count: v.count, amount: amountJson(v.amount, currency) }])) as Record<K, { count: number; amount: ReturnType<typeof amountJson> }>;
   return {
-    totals: [...groups.values()].map((g) => ({ operatorId: g.operatorId, currency: g.currency, paid: out(g.paid, g.currency), freeBet: out(g.freeBet, g.currency) })),
+    totals: [...groups.values()].map((g) => ({ operatorId: g.operatorId, currency: g.currency, paid: out(g.paid, g.currency), freeBet: out(g.freeBet, g.currency), promo: out(g.promo, g.currency) })),
+  };
+}
+
+/**
+ * `?promo=true` (issue 30): one row per promo credit (a promotion's prize): `credit`, or
+ * `credit_pending` until the casino confirms it; no round (`roundId` and `gameType` null, a drop's
+ * winning bet in `sourceRoundId`), `promo: true` with `promoId` and `prize`. Cursor on the award.
+ */
+async function promoRows(db: Queryable, q: ReconciliationQuery) {
+  if (q.cursor && !/^\d{1,18}$/.test(q.cursor)) throw new AppError('VALIDATION_ERROR', 'cursor is not valid');
+  if (q.type && q.type !== 'credit' && q.type !== 'credit_pending') return { rows: [], nextCursor: null };
+  const status = q.type === 'credit' ? 'succeeded' : q.type === 'credit_pending' ? 'pending' : q.status;
+  const all = await awardRows(db, { ...q, limit: q.limit });
+  const filtered = status ? all.filter((a) => a.callbackStatus === status) : all;
+  const page = filtered.slice(0, q.limit);
+  return {
+    rows: page.map((a) => ({
+      type: a.callbackStatus === 'succeeded' ? ('credit' as const) : ('credit_pending' as const),
+      roundId: null,
+      operatorId: a.operatorId,
+      playerRef: a.playerRef,
+      gameType: null,
+      amount: amountJson(a.amount, a.currency),
+      currency: a.currency,
+      casinoTransactionId: a.casinoTransactionId,
+      idempotencyKey: a.idempotencyKey,
+      status: a.callbackStatus,
+      createdAt: a.createdAt,
+      promo: true as const,
+      promoId: a.promoId,
+      prize: a.prize,
+      ...(a.roundId ? { sourceRoundId: a.roundId } : {}),
+    })),
+    nextCursor: all.length > q.limit ? String(all[q.limit - 1]!.id) : null,
   };
 }

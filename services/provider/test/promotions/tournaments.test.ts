@@ -98,6 +98,21 @@ describe('tournaments', () => {
       expect.objectContaining({ prize: 3, playerRef: 'tn-bob', status: 'credited' }),
     ]);
     expect((await signed('tn-a', 'POST', `/api/promotions/${t.promoId}/cancel`)).body.code).toBe('ACTION_NOT_AVAILABLE');
+
+    // reconciliation: promo rows on request, a promo block in the totals, the GGR report apart from the games
+    const rows = await signed('tn-a', 'GET', '/api/reconciliation?promo=true&limit=10');
+    expect(rows.status, rows.text).toBe(200);
+    expect(rows.body.rows).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'credit', roundId: null, gameType: null, playerRef: 'tn-carol', amount: 10, promo: true, promoId: t.promoId, prize: 1, idempotencyKey: `${t.promoId}:prize:1`, status: 'succeeded' })]),
+    );
+    const paidRows = await signed('tn-a', 'GET', '/api/reconciliation?limit=500');
+    expect((paidRows.body.rows as { idempotencyKey: string }[]).some((r) => r.idempotencyKey.includes(':prize:'))).toBe(false);
+    const totals = await signed('tn-a', 'GET', '/api/reconciliation/totals');
+    const usd = (totals.body.totals as { currency: string; promo: { credits: { count: number; amount: number } } }[]).find((x) => x.currency === 'USD')!;
+    expect(usd.promo.credits).toEqual({ count: 3, amount: 17 });
+    const ggr = await signed('tn-a', 'GET', '/api/reports/ggr');
+    expect(ggr.status, ggr.text).toBe(200);
+    expect(ggr.body.promoPayouts).toEqual([expect.objectContaining({ operatorId: 'tn-a', currency: 'USD', awards: 3, payouts: 17 })]);
   });
 
   it('a casino that fails the first promo credit gets it again with the same key and bytes, and is paid once', async () => {

@@ -24,6 +24,9 @@ const ggrAnswer = z.object({
   from: z.string(),
   to: z.string(),
   rows: z.array(z.object({ day: z.string(), operatorId: z.string(), gameType: z.string(), currency: z.string(), rounds: z.number(), stakes: money, payouts: money, freeBetPayouts: money, rollbacks: money, ggr: money })),
+  promoPayouts: z
+    .array(z.object({ day: z.string(), operatorId: z.string(), currency: z.string(), awards: z.number(), payouts: money }))
+    .meta({ description: "promotions' prizes confirmed per UTC day (docs/promotions.md), apart from the games' GGR; on the first page only" }),
   nextCursor: z.string().nullable(),
 });
 const recallAnswer = z.object({

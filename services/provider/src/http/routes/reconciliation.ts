@@ -16,6 +16,8 @@ const query = z.object({
   limit: queryInt(1, 500, 100),
   /** `true`: only callbacks of free-bet rounds; `false`: only paid ones (docs/free-bets.md) */
   freeBet: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
+  /** `true`: the promo credits (promotions' prizes, docs/promotions.md) instead of the rounds' callbacks */
+  promo: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
 });
 
 export function reconciliationRoutes(app: AppInstance, s: Services): void {

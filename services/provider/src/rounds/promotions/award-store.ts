@@ -205,3 +205,20 @@ export async function awardRows(db: Queryable, q: AwardRowsQuery): Promise<Award
   if (q.cursor) query.where('id', '<', q.cursor);
   return ((await query) as AwardRow[]).map(fromRow);
 }
+
+/** Confirmed promo credits per UTC day, operator and currency (the GGR report's `promoPayouts`, apart from the games). */
+export async function confirmedAwardsByDay(db: Queryable, q: { operatorId?: string | undefined; from: string; to: string }) {
+  const day = `to_char(date_trunc('day', confirmed_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`;
+  const query = db('promotion_awards')
+    .select(db.raw(`${day} AS day`), 'operator_id', 'currency')
+    .count({ count: '*' })
+    .sum({ amount: 'amount' })
+    .where('callback_status', 'succeeded')
+    .where('confirmed_at', '>=', q.from)
+    .where('confirmed_at', '<', q.to)
+    .groupByRaw('1, 2, 3')
+    .orderByRaw('1 DESC, 2, 3')
+    .limit(5000);
+  if (q.operatorId) query.where('operator_id', q.operatorId);
+  return (await query) as unknown as { day: string; operator_id: string; currency: CurrencyCode; count: string | number; amount: string }[];
+}
