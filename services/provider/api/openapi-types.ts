@@ -2892,6 +2892,7 @@ export interface operations {
                 cursor?: string;
                 limit?: number;
                 freeBet?: "true" | "false";
+                promo?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -2909,10 +2910,12 @@ export interface operations {
                         rows: {
                             /** @enum {string} */
                             type: "debit" | "credit" | "rollback" | "credit_pending" | "rollback_pending";
-                            roundId: string;
+                            /** @description null only on a promo credit (?promo=true): a prize has no round */
+                            roundId: string | null;
                             operatorId: string;
                             playerRef: string;
-                            gameType: string;
+                            /** @description null only on a promo credit */
+                            gameType: string | null;
                             /** @description exact, in the currency’s decimals */
                             amount: number;
                             currency: components["schemas"]["Currency"];
@@ -2928,6 +2931,16 @@ export interface operations {
                             freeBet?: true;
                             /** @description with freeBet: the campaign of the round */
                             campaignId?: string;
+                            /**
+                             * @description a promo credit (?promo=true; docs/promotions.md)
+                             * @constant
+                             */
+                            promo?: true;
+                            promoId?: string;
+                            /** @description a tournament's rank or a drop's prize index */
+                            prize?: number;
+                            /** @description a prize drop's winning bet */
+                            sourceRoundId?: string;
                         }[];
                         nextCursor: string | null;
                     };
@@ -4612,10 +4625,12 @@ export interface operations {
                         rows: {
                             /** @enum {string} */
                             type: "debit" | "credit" | "rollback" | "credit_pending" | "rollback_pending";
-                            roundId: string;
+                            /** @description null only on a promo credit (?promo=true): a prize has no round */
+                            roundId: string | null;
                             operatorId: string;
                             playerRef: string;
-                            gameType: string;
+                            /** @description null only on a promo credit */
+                            gameType: string | null;
                             /** @description exact, in the currency’s decimals */
                             amount: number;
                             currency: components["schemas"]["Currency"];
@@ -4631,6 +4646,16 @@ export interface operations {
                             freeBet?: true;
                             /** @description with freeBet: the campaign of the round */
                             campaignId?: string;
+                            /**
+                             * @description a promo credit (?promo=true; docs/promotions.md)
+                             * @constant
+                             */
+                            promo?: true;
+                            promoId?: string;
+                            /** @description a tournament's rank or a drop's prize index */
+                            prize?: number;
+                            /** @description a prize drop's winning bet */
+                            sourceRoundId?: string;
                         }[];
                         nextCursor: string | null;
                     };
@@ -5261,6 +5286,15 @@ export interface operations {
                             rollbacks: number;
                             /** @description exact, in the currency’s decimals */
                             ggr: number;
+                        }[];
+                        /** @description promotions' prizes confirmed per UTC day (docs/promotions.md), apart from the games' GGR; on the first page only */
+                        promoPayouts: {
+                            day: string;
+                            operatorId: string;
+                            currency: string;
+                            awards: number;
+                            /** @description exact, in the currency’s decimals */
+                            payouts: number;
                         }[];
                         nextCursor: string | null;
                     };
@@ -6298,6 +6332,19 @@ export interface operations {
                                     /** @description exact, in the currency’s decimals */
                                     amount: number;
                                 };
+                                credits: {
+                                    count: number;
+                                    /** @description exact, in the currency’s decimals */
+                                    amount: number;
+                                };
+                                creditsPending: {
+                                    count: number;
+                                    /** @description exact, in the currency’s decimals */
+                                    amount: number;
+                                };
+                            };
+                            /** @description promotions' prizes (docs/promotions.md): credits with no round and no debit */
+                            promo: {
                                 credits: {
                                     count: number;
                                     /** @description exact, in the currency’s decimals */
