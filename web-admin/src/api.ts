@@ -3,10 +3,8 @@
  * token on every state-changing request, exact amounts (lossless JSON: a number that a double
  * cannot hold stays its decimal text), and the API's error envelope as ApiError.
  */
-import type { ResponsibleGaming } from '@gp/provider-schemas';
+import type { components, operations } from '@gp/api-types';
 import { isSafeNumber, LosslessNumber, parse, stringify } from 'lossless-json';
-
-export type Amount = number | string;
 
 export class ApiError extends Error {
   constructor(
@@ -62,145 +60,27 @@ export function qs(params: Record<string, string | number | undefined | null>): 
 
 /* ------------------------------------------------------------------ the API's answers */
 
-export type Role = 'platform_admin' | 'admin' | 'viewer';
-export interface Me {
-  staff: { staffId: string | null; email: string | null; role: Role; tenantId: string | null; via: 'session' | 'token' };
-  tenants: string[];
-}
+/*
+ * The answers are the provider's contract: types generated from /openapi.json
+ * (services/provider/api/openapi-types.ts, `@gp/api-types`; issue 24 item 4), so an answer that
+ * changes breaks the console's build, not the console.
+ */
+type Schemas = components['schemas'];
+type Json<R> = R extends { content: { 'application/json': infer T } } ? T : never;
+/** The JSON answer of an operation (its 200, else its 201). */
+export type Answer<Op extends keyof operations> = operations[Op]['responses'] extends { 200: infer R } ? Json<R> : operations[Op]['responses'] extends { 201: infer R } ? Json<R> : never;
 
-export interface Operator {
-  operatorId: string;
-  tenantId: string | null;
-  currency: string;
-  decimals: number;
-  callbackBaseUrl: string;
-  minBet: Amount;
-  maxBet: Amount | null;
-  stakeStep: Amount;
-  maxPayout: Amount;
-  enabledGames: string[];
-  theme: { showBalanceInEmbed: boolean };
-  allowedEmbedOrigins: string[];
-  abandonedRoundPolicy: { afterHours: number; mines: 'cashout' | 'keep_open'; blackjack: 'stand' | 'keep_open' };
-  /** issue 27: null when the profile has no rules */
-  responsibleGaming?: ResponsibleGaming | null;
-  enabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-  secretRotatedAt?: string | null;
-  previousSecretValidUntil?: string | null;
-}
-
-export interface AuditRecord {
-  id: string;
-  at: string;
-  actor: { kind: string; staffId: string | null; email: string | null; ip: string | null; userAgent: string | null };
-  action: string;
-  tenantId: string | null;
-  operatorId: string | null;
-  targetType: string;
-  targetId: string;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
-
-export interface RoundRow {
-  roundId: string;
-  operatorId: string;
-  playerRef: string;
-  gameType: string;
-  currency: string;
-  amount: Amount;
-  payout: Amount | null;
-  status: string;
-  createdAt: string;
-  settledAt: string | null;
-}
-
-export interface CallbackRecord {
-  method: string;
-  path: string;
-  url: string;
-  idempotencyKey: string;
-  attemptCount: number;
-  requestBody: unknown;
-  responseBody: unknown;
-  statusCode: number | null;
-  callbackStatus: 'pending' | 'succeeded' | 'failed';
-  errorMessage: string | null;
-  createdAt: string;
-}
-
-export interface RoundDetail {
-  round: {
-    roundId: string;
-    roundStatus: string;
-    bet: { gameType: string; amount: Amount; totalStaked: Amount; currency: string; params: Record<string, unknown>; multiplier: Amount; payout: Amount; won: boolean; operatorId: string; playerRef: string; createdAt: string; settledAt: string | null };
-    result: unknown;
-    fairness: { serverSeedHash: string | null; clientSeed: string; nonce: number; serverSeed?: string };
-    casinoTransactions: { debit: string | null; credit: string | null; rollback: string | null; extraDebits: { kind: string; id: string | null }[] };
-    error?: { code: string; message: string | null };
-    casinoCallbackAudit?: CallbackRecord[];
-  };
-  replayUrl: string;
-  tenantId: string | null;
-}
-
-export interface ReconRow {
-  type: string;
-  roundId: string;
-  operatorId: string;
-  playerRef: string;
-  gameType: string;
-  amount: Amount;
-  currency: string;
-  casinoTransactionId: string | null;
-  idempotencyKey: string;
-  status: string;
-  createdAt: string;
-}
-
-export interface Totals {
-  operatorId: string;
-  currency: string;
-  day: string;
-  debits: number;
-  stakes: Amount;
-  payouts: Amount;
-  rollbacks: Amount;
-  ggr: Amount;
-}
-
-export interface PendingRound {
-  roundId: string;
-  operatorId: string;
-  playerRef: string;
-  gameType: string;
-  currency: string;
-  amount: Amount;
-  status: string;
-  updatedAt: string;
-}
-
-export interface StaffMember {
-  staffId: string;
-  email: string;
-  role: Role;
-  tenantId: string | null;
-  lockedUntil: string | null;
-  lastLoginAt: string | null;
-  createdAt: string;
-}
-
-export interface Dashboard {
-  from: string;
-  to: string;
-  bucket: 'minute' | 'hour' | 'day';
-  betsPerMinute: number;
-  rounds: number;
-  series: { betsPerMinute: { t: string; value: number }[]; ggr: { t: string; currency: string; value: Amount }[] };
-  ggr: { currency: string; value: Amount }[];
-  pendingRetries: { operatorId: string; status: string; rounds: number }[];
-  callbacks: { operatorId: string; callbacks: number; errors: number; errorRate: number; meanMs: number | null; p95Ms: number | null }[];
-  rtp: { gameType: string; currency: string; rounds: number; staked: Amount; paid: Amount; measured: number | null; design: number }[];
-}
+/** An exact amount: a JSON number, or its decimal text when a double cannot hold it. */
+export type Amount = Schemas['Amount'];
+export type Me = Answer<'adminMe'>;
+export type Role = Me['staff']['role'];
+export type Operator = Answer<'getOperator'>;
+export type AuditRecord = Answer<'listConfigChanges'>['records'][number];
+export type RoundRow = Answer<'searchRounds'>['rounds'][number];
+export type RoundDetail = Answer<'adminRound'>;
+export type CallbackRecord = NonNullable<RoundDetail['round']['casinoCallbackAudit']>[number];
+export type ReconRow = Answer<'adminReconciliation'>['rows'][number];
+export type Totals = Answer<'reconciliationTotals'>['totals'][number];
+export type PendingRound = Answer<'pendingRounds'>['rounds'][number];
+export type StaffMember = Answer<'listStaff'>['staff'][number];
+export type Dashboard = Answer<'adminDashboard'>;

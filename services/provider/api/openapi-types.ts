@@ -1311,6 +1311,8 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description an amount: an exact JSON number in the currency’s decimals (a client that reads JSON into doubles must keep its text: web pages read it as number | string) */
+        Amount: number | string;
         /**
          * @description the params of a blackjack round
          * @default {}
@@ -1429,13 +1431,10 @@ export interface components {
             operatorId: string;
             currency: components["schemas"]["Currency"];
             decimals: number;
-            /** @description exact, in the currency’s decimals */
-            minBet: number;
-            maxBet: number | null;
-            /** @description exact, in the currency’s decimals */
-            stakeStep: number;
-            /** @description exact, in the currency’s decimals */
-            maxPayout: number;
+            minBet: components["schemas"]["Amount"];
+            maxBet: components["schemas"]["Amount"] | null;
+            stakeStep: components["schemas"]["Amount"];
+            maxPayout: components["schemas"]["Amount"];
             enabledGames: components["schemas"]["GameType"][];
             theme: {
                 showBalanceInEmbed: boolean;
@@ -1484,16 +1483,12 @@ export interface components {
             roundStatus: components["schemas"]["RoundStatus"];
             bet: {
                 gameType: components["schemas"]["GameType"];
-                /** @description exact, in the currency’s decimals */
-                amount: number;
-                /** @description exact, in the currency’s decimals */
-                totalStaked: number;
+                amount: components["schemas"]["Amount"];
+                totalStaked: components["schemas"]["Amount"];
                 currency: components["schemas"]["Currency"];
                 params: components["schemas"]["GameParams"];
-                /** @description exact, in the currency’s decimals */
-                multiplier: number;
-                /** @description exact, in the currency’s decimals */
-                payout: number;
+                multiplier: components["schemas"]["Amount"];
+                payout: components["schemas"]["Amount"];
                 won: boolean;
                 operatorId: string;
                 playerRef: string;
@@ -1524,7 +1519,7 @@ export interface components {
                 message: string | null;
             };
             /** @description the latest casino balance of the player (POST answers; omitted on GET) */
-            balance?: number;
+            balance?: components["schemas"]["Amount"];
             /** @description GET only */
             casinoCallbackAudit?: {
                 method: string;
@@ -1553,8 +1548,7 @@ export interface components {
             playerRef: string;
             displayName: string | null;
             currency: components["schemas"]["Currency"];
-            /** @description exact, in the currency’s decimals */
-            balance: number;
+            balance: components["schemas"]["Amount"];
             gameType: components["schemas"]["GameType"] | null;
             /** @enum {string} */
             launchMode: "single" | "lobby";
@@ -1923,8 +1917,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description exact, in the currency’s decimals */
-                        balance: number;
+                        balance: components["schemas"]["Amount"];
                         currency: components["schemas"]["Currency"];
                     };
                 };
@@ -2077,16 +2070,12 @@ export interface operations {
                             roundStatus: components["schemas"]["RoundStatus"];
                             bet: {
                                 gameType: components["schemas"]["GameType"];
-                                /** @description exact, in the currency’s decimals */
-                                amount: number;
-                                /** @description exact, in the currency’s decimals */
-                                totalStaked: number;
+                                amount: components["schemas"]["Amount"];
+                                totalStaked: components["schemas"]["Amount"];
                                 currency: components["schemas"]["Currency"];
                                 params: components["schemas"]["GameParams"];
-                                /** @description exact, in the currency’s decimals */
-                                multiplier: number;
-                                /** @description exact, in the currency’s decimals */
-                                payout: number;
+                                multiplier: components["schemas"]["Amount"];
+                                payout: components["schemas"]["Amount"];
                                 won: boolean;
                                 operatorId: string;
                                 playerRef: string;
@@ -2730,13 +2719,10 @@ export interface operations {
                     "application/json": {
                         gameType: components["schemas"]["GameType"];
                         result: components["schemas"]["GameResult"];
-                        /** @description exact, in the currency’s decimals */
-                        multiplier: number;
-                        /** @description exact, in the currency’s decimals */
-                        payout: number;
+                        multiplier: components["schemas"]["Amount"];
+                        payout: components["schemas"]["Amount"];
                         won: boolean;
-                        /** @description exact, in the currency’s decimals */
-                        totalStaked: number;
+                        totalStaked: components["schemas"]["Amount"];
                     };
                 };
             };
@@ -2916,8 +2902,7 @@ export interface operations {
                             playerRef: string;
                             /** @description null only on a promo credit */
                             gameType: string | null;
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
+                            amount: components["schemas"]["Amount"];
                             currency: components["schemas"]["Currency"];
                             casinoTransactionId: string | null;
                             idempotencyKey: string;
@@ -2987,13 +2972,10 @@ export interface operations {
                         operatorId: string;
                         currency: components["schemas"]["Currency"];
                         decimals: number;
-                        /** @description exact, in the currency’s decimals */
-                        minBet: number;
-                        maxBet: number | null;
-                        /** @description exact, in the currency’s decimals */
-                        stakeStep: number;
-                        /** @description exact, in the currency’s decimals */
-                        maxPayout: number;
+                        minBet: components["schemas"]["Amount"];
+                        maxBet: components["schemas"]["Amount"] | null;
+                        stakeStep: components["schemas"]["Amount"];
+                        maxPayout: components["schemas"]["Amount"];
                         enabledGames: components["schemas"]["GameType"][];
                         theme: {
                             showBalanceInEmbed: boolean;
@@ -3168,13 +3150,10 @@ export interface operations {
                         operatorId: string;
                         currency: components["schemas"]["Currency"];
                         decimals: number;
-                        /** @description exact, in the currency’s decimals */
-                        minBet: number;
-                        maxBet: number | null;
-                        /** @description exact, in the currency’s decimals */
-                        stakeStep: number;
-                        /** @description exact, in the currency’s decimals */
-                        maxPayout: number;
+                        minBet: components["schemas"]["Amount"];
+                        maxBet: components["schemas"]["Amount"] | null;
+                        stakeStep: components["schemas"]["Amount"];
+                        maxPayout: components["schemas"]["Amount"];
                         enabledGames: components["schemas"]["GameType"][];
                         theme: {
                             showBalanceInEmbed: boolean;
@@ -3234,13 +3213,10 @@ export interface operations {
                         operatorId: string;
                         currency: components["schemas"]["Currency"];
                         decimals: number;
-                        /** @description exact, in the currency’s decimals */
-                        minBet: number;
-                        maxBet: number | null;
-                        /** @description exact, in the currency’s decimals */
-                        stakeStep: number;
-                        /** @description exact, in the currency’s decimals */
-                        maxPayout: number;
+                        minBet: components["schemas"]["Amount"];
+                        maxBet: components["schemas"]["Amount"] | null;
+                        stakeStep: components["schemas"]["Amount"];
+                        maxPayout: components["schemas"]["Amount"];
                         enabledGames: components["schemas"]["GameType"][];
                         theme: {
                             showBalanceInEmbed: boolean;
@@ -3415,13 +3391,10 @@ export interface operations {
                             operatorId: string;
                             currency: components["schemas"]["Currency"];
                             decimals: number;
-                            /** @description exact, in the currency’s decimals */
-                            minBet: number;
-                            maxBet: number | null;
-                            /** @description exact, in the currency’s decimals */
-                            stakeStep: number;
-                            /** @description exact, in the currency’s decimals */
-                            maxPayout: number;
+                            minBet: components["schemas"]["Amount"];
+                            maxBet: components["schemas"]["Amount"] | null;
+                            stakeStep: components["schemas"]["Amount"];
+                            maxPayout: components["schemas"]["Amount"];
                             enabledGames: components["schemas"]["GameType"][];
                             theme: {
                                 showBalanceInEmbed: boolean;
@@ -3583,13 +3556,10 @@ export interface operations {
                         operatorId: string;
                         currency: components["schemas"]["Currency"];
                         decimals: number;
-                        /** @description exact, in the currency’s decimals */
-                        minBet: number;
-                        maxBet: number | null;
-                        /** @description exact, in the currency’s decimals */
-                        stakeStep: number;
-                        /** @description exact, in the currency’s decimals */
-                        maxPayout: number;
+                        minBet: components["schemas"]["Amount"];
+                        maxBet: components["schemas"]["Amount"] | null;
+                        stakeStep: components["schemas"]["Amount"];
+                        maxPayout: components["schemas"]["Amount"];
                         enabledGames: components["schemas"]["GameType"][];
                         theme: {
                             showBalanceInEmbed: boolean;
@@ -3679,13 +3649,10 @@ export interface operations {
                             operatorId: string;
                             currency: components["schemas"]["Currency"];
                             decimals: number;
-                            /** @description exact, in the currency’s decimals */
-                            minBet: number;
-                            maxBet: number | null;
-                            /** @description exact, in the currency’s decimals */
-                            stakeStep: number;
-                            /** @description exact, in the currency’s decimals */
-                            maxPayout: number;
+                            minBet: components["schemas"]["Amount"];
+                            maxBet: components["schemas"]["Amount"] | null;
+                            stakeStep: components["schemas"]["Amount"];
+                            maxPayout: components["schemas"]["Amount"];
                             enabledGames: components["schemas"]["GameType"][];
                             theme: {
                                 showBalanceInEmbed: boolean;
@@ -3844,8 +3811,14 @@ export interface operations {
                             operatorId: string | null;
                             targetType: string;
                             targetId: string;
-                            before: unknown;
-                            after: unknown;
+                            /** @description the target before the change, without secrets; null when it was created */
+                            before: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description the target after the change, without secrets; null when it was removed */
+                            after: {
+                                [key: string]: unknown;
+                            } | null;
                         }[];
                         nextCursor: string | null;
                     };
@@ -4357,8 +4330,14 @@ export interface operations {
                             operatorId: string | null;
                             targetType: string;
                             targetId: string;
-                            before: unknown;
-                            after: unknown;
+                            /** @description the target before the change, without secrets; null when it was created */
+                            before: {
+                                [key: string]: unknown;
+                            } | null;
+                            /** @description the target after the change, without secrets; null when it was removed */
+                            after: {
+                                [key: string]: unknown;
+                            } | null;
                         }[];
                         nextCursor: string | null;
                     };
@@ -4416,9 +4395,8 @@ export interface operations {
                             playerRef: string;
                             gameType: components["schemas"]["GameType"];
                             currency: components["schemas"]["Currency"];
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
-                            payout: number | null;
+                            amount: components["schemas"]["Amount"];
+                            payout: components["schemas"]["Amount"] | null;
                             status: components["schemas"]["StoredRoundStatus"];
                             /** Format: date-time */
                             createdAt: string;
@@ -4517,8 +4495,7 @@ export interface operations {
                             playerRef: string;
                             gameType: components["schemas"]["GameType"];
                             currency: components["schemas"]["Currency"];
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
+                            amount: components["schemas"]["Amount"];
                             status: components["schemas"]["StoredRoundStatus"];
                             /** Format: date-time */
                             updatedAt: string;
@@ -4631,8 +4608,7 @@ export interface operations {
                             playerRef: string;
                             /** @description null only on a promo credit */
                             gameType: string | null;
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
+                            amount: components["schemas"]["Amount"];
                             currency: components["schemas"]["Currency"];
                             casinoTransactionId: string | null;
                             idempotencyKey: string;
@@ -4706,14 +4682,10 @@ export interface operations {
                             currency: components["schemas"]["Currency"];
                             day: string;
                             debits: number;
-                            /** @description exact, in the currency’s decimals */
-                            stakes: number;
-                            /** @description exact, in the currency’s decimals */
-                            payouts: number;
-                            /** @description exact, in the currency’s decimals */
-                            rollbacks: number;
-                            /** @description exact, in the currency’s decimals */
-                            ggr: number;
+                            stakes: components["schemas"]["Amount"];
+                            payouts: components["schemas"]["Amount"];
+                            rollbacks: components["schemas"]["Amount"];
+                            ggr: components["schemas"]["Amount"];
                         }[];
                     };
                 };
@@ -4820,14 +4792,12 @@ export interface operations {
                                 /** Format: date-time */
                                 t: string;
                                 currency: components["schemas"]["Currency"];
-                                /** @description exact, in the currency’s decimals */
-                                value: number;
+                                value: components["schemas"]["Amount"];
                             }[];
                         };
                         ggr: {
                             currency: components["schemas"]["Currency"];
-                            /** @description exact, in the currency’s decimals */
-                            value: number;
+                            value: components["schemas"]["Amount"];
                         }[];
                         pendingRetries: {
                             operatorId: string;
@@ -4846,10 +4816,8 @@ export interface operations {
                             gameType: components["schemas"]["GameType"];
                             currency: components["schemas"]["Currency"];
                             rounds: number;
-                            /** @description exact, in the currency’s decimals */
-                            staked: number;
-                            /** @description exact, in the currency’s decimals */
-                            paid: number;
+                            staked: components["schemas"]["Amount"];
+                            paid: components["schemas"]["Amount"];
                             measured: number | null;
                             design: number;
                         }[];
@@ -5276,16 +5244,11 @@ export interface operations {
                             gameType: string;
                             currency: string;
                             rounds: number;
-                            /** @description exact, in the currency’s decimals */
-                            stakes: number;
-                            /** @description exact, in the currency’s decimals */
-                            payouts: number;
-                            /** @description exact, in the currency’s decimals */
-                            freeBetPayouts: number;
-                            /** @description exact, in the currency’s decimals */
-                            rollbacks: number;
-                            /** @description exact, in the currency’s decimals */
-                            ggr: number;
+                            stakes: components["schemas"]["Amount"];
+                            payouts: components["schemas"]["Amount"];
+                            freeBetPayouts: components["schemas"]["Amount"];
+                            rollbacks: components["schemas"]["Amount"];
+                            ggr: components["schemas"]["Amount"];
                         }[];
                         /** @description promotions' prizes confirmed per UTC day (docs/promotions.md), apart from the games' GGR; on the first page only */
                         promoPayouts: {
@@ -5293,8 +5256,7 @@ export interface operations {
                             operatorId: string;
                             currency: string;
                             awards: number;
-                            /** @description exact, in the currency’s decimals */
-                            payouts: number;
+                            payouts: components["schemas"]["Amount"];
                         }[];
                         nextCursor: string | null;
                     };
@@ -5351,11 +5313,9 @@ export interface operations {
                             roundId: string;
                             gameType: string;
                             currency: string;
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
-                            /** @description exact, in the currency’s decimals */
-                            totalStaked: number;
-                            payout: number | null;
+                            amount: components["schemas"]["Amount"];
+                            totalStaked: components["schemas"]["Amount"];
+                            payout: components["schemas"]["Amount"] | null;
                             multiplier: string | null;
                             roundStatus: string;
                             freeBet: boolean;
@@ -5453,16 +5413,15 @@ export interface operations {
                             name: string | null;
                             gameType: components["schemas"]["GameType"];
                             currency: components["schemas"]["Currency"];
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
+                            amount: components["schemas"]["Amount"];
                             params: components["schemas"]["GameParams"];
                             betsPerPlayer: number;
                             /** @description the stake value the campaign may grant in all (free bets granted × amount); null: no limit */
-                            budget: number | null;
+                            budget: components["schemas"]["Amount"] | null;
                             /** @description the stake value granted so far (free bets granted × amount) */
-                            budgetUsed: number;
+                            budgetUsed: components["schemas"]["Amount"];
                             /** @description budget − budgetUsed; null: no limit */
-                            budgetLeft: number | null;
+                            budgetLeft: components["schemas"]["Amount"] | null;
                             /** Format: date-time */
                             startsAt: string;
                             /** Format: date-time */
@@ -5547,16 +5506,15 @@ export interface operations {
                         name: string | null;
                         gameType: components["schemas"]["GameType"];
                         currency: components["schemas"]["Currency"];
-                        /** @description exact, in the currency’s decimals */
-                        amount: number;
+                        amount: components["schemas"]["Amount"];
                         params: components["schemas"]["GameParams"];
                         betsPerPlayer: number;
                         /** @description the stake value the campaign may grant in all (free bets granted × amount); null: no limit */
-                        budget: number | null;
+                        budget: components["schemas"]["Amount"] | null;
                         /** @description the stake value granted so far (free bets granted × amount) */
-                        budgetUsed: number;
+                        budgetUsed: components["schemas"]["Amount"];
                         /** @description budget − budgetUsed; null: no limit */
-                        budgetLeft: number | null;
+                        budgetLeft: components["schemas"]["Amount"] | null;
                         /** Format: date-time */
                         startsAt: string;
                         /** Format: date-time */
@@ -5617,16 +5575,15 @@ export interface operations {
                         name: string | null;
                         gameType: components["schemas"]["GameType"];
                         currency: components["schemas"]["Currency"];
-                        /** @description exact, in the currency’s decimals */
-                        amount: number;
+                        amount: components["schemas"]["Amount"];
                         params: components["schemas"]["GameParams"];
                         betsPerPlayer: number;
                         /** @description the stake value the campaign may grant in all (free bets granted × amount); null: no limit */
-                        budget: number | null;
+                        budget: components["schemas"]["Amount"] | null;
                         /** @description the stake value granted so far (free bets granted × amount) */
-                        budgetUsed: number;
+                        budgetUsed: components["schemas"]["Amount"];
                         /** @description budget − budgetUsed; null: no limit */
-                        budgetLeft: number | null;
+                        budgetLeft: components["schemas"]["Amount"] | null;
                         /** Format: date-time */
                         startsAt: string;
                         /** Format: date-time */
@@ -5652,7 +5609,7 @@ export interface operations {
                         /** @description rounds still active or waiting for their credit */
                         roundsOpen: number;
                         /** @description confirmed free-bet payouts */
-                        paidOut: number;
+                        paidOut: components["schemas"]["Amount"];
                     };
                 };
             };
@@ -5705,16 +5662,15 @@ export interface operations {
                         name: string | null;
                         gameType: components["schemas"]["GameType"];
                         currency: components["schemas"]["Currency"];
-                        /** @description exact, in the currency’s decimals */
-                        amount: number;
+                        amount: components["schemas"]["Amount"];
                         params: components["schemas"]["GameParams"];
                         betsPerPlayer: number;
                         /** @description the stake value the campaign may grant in all (free bets granted × amount); null: no limit */
-                        budget: number | null;
+                        budget: components["schemas"]["Amount"] | null;
                         /** @description the stake value granted so far (free bets granted × amount) */
-                        budgetUsed: number;
+                        budgetUsed: components["schemas"]["Amount"];
                         /** @description budget − budgetUsed; null: no limit */
-                        budgetLeft: number | null;
+                        budgetLeft: components["schemas"]["Amount"] | null;
                         /** Format: date-time */
                         startsAt: string;
                         /** Format: date-time */
@@ -5776,16 +5732,15 @@ export interface operations {
                         name: string | null;
                         gameType: components["schemas"]["GameType"];
                         currency: components["schemas"]["Currency"];
-                        /** @description exact, in the currency’s decimals */
-                        amount: number;
+                        amount: components["schemas"]["Amount"];
                         params: components["schemas"]["GameParams"];
                         betsPerPlayer: number;
                         /** @description the stake value the campaign may grant in all (free bets granted × amount); null: no limit */
-                        budget: number | null;
+                        budget: components["schemas"]["Amount"] | null;
                         /** @description the stake value granted so far (free bets granted × amount) */
-                        budgetUsed: number;
+                        budgetUsed: components["schemas"]["Amount"];
                         /** @description budget − budgetUsed; null: no limit */
-                        budgetLeft: number | null;
+                        budgetLeft: components["schemas"]["Amount"] | null;
                         /** Format: date-time */
                         startsAt: string;
                         /** Format: date-time */
@@ -5849,16 +5804,15 @@ export interface operations {
                             name: string | null;
                             gameType: components["schemas"]["GameType"];
                             currency: components["schemas"]["Currency"];
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
+                            amount: components["schemas"]["Amount"];
                             params: components["schemas"]["GameParams"];
                             betsPerPlayer: number;
                             /** @description the stake value the campaign may grant in all (free bets granted × amount); null: no limit */
-                            budget: number | null;
+                            budget: components["schemas"]["Amount"] | null;
                             /** @description the stake value granted so far (free bets granted × amount) */
-                            budgetUsed: number;
+                            budgetUsed: components["schemas"]["Amount"];
                             /** @description budget − budgetUsed; null: no limit */
-                            budgetLeft: number | null;
+                            budgetLeft: components["schemas"]["Amount"] | null;
                             /** Format: date-time */
                             startsAt: string;
                             /** Format: date-time */
@@ -5943,16 +5897,15 @@ export interface operations {
                         name: string | null;
                         gameType: components["schemas"]["GameType"];
                         currency: components["schemas"]["Currency"];
-                        /** @description exact, in the currency’s decimals */
-                        amount: number;
+                        amount: components["schemas"]["Amount"];
                         params: components["schemas"]["GameParams"];
                         betsPerPlayer: number;
                         /** @description the stake value the campaign may grant in all (free bets granted × amount); null: no limit */
-                        budget: number | null;
+                        budget: components["schemas"]["Amount"] | null;
                         /** @description the stake value granted so far (free bets granted × amount) */
-                        budgetUsed: number;
+                        budgetUsed: components["schemas"]["Amount"];
                         /** @description budget − budgetUsed; null: no limit */
-                        budgetLeft: number | null;
+                        budgetLeft: components["schemas"]["Amount"] | null;
                         /** Format: date-time */
                         startsAt: string;
                         /** Format: date-time */
@@ -6013,16 +5966,15 @@ export interface operations {
                         name: string | null;
                         gameType: components["schemas"]["GameType"];
                         currency: components["schemas"]["Currency"];
-                        /** @description exact, in the currency’s decimals */
-                        amount: number;
+                        amount: components["schemas"]["Amount"];
                         params: components["schemas"]["GameParams"];
                         betsPerPlayer: number;
                         /** @description the stake value the campaign may grant in all (free bets granted × amount); null: no limit */
-                        budget: number | null;
+                        budget: components["schemas"]["Amount"] | null;
                         /** @description the stake value granted so far (free bets granted × amount) */
-                        budgetUsed: number;
+                        budgetUsed: components["schemas"]["Amount"];
                         /** @description budget − budgetUsed; null: no limit */
-                        budgetLeft: number | null;
+                        budgetLeft: components["schemas"]["Amount"] | null;
                         /** Format: date-time */
                         startsAt: string;
                         /** Format: date-time */
@@ -6048,7 +6000,7 @@ export interface operations {
                         /** @description rounds still active or waiting for their credit */
                         roundsOpen: number;
                         /** @description confirmed free-bet payouts */
-                        paidOut: number;
+                        paidOut: components["schemas"]["Amount"];
                     };
                 };
             };
@@ -6101,16 +6053,15 @@ export interface operations {
                         name: string | null;
                         gameType: components["schemas"]["GameType"];
                         currency: components["schemas"]["Currency"];
-                        /** @description exact, in the currency’s decimals */
-                        amount: number;
+                        amount: components["schemas"]["Amount"];
                         params: components["schemas"]["GameParams"];
                         betsPerPlayer: number;
                         /** @description the stake value the campaign may grant in all (free bets granted × amount); null: no limit */
-                        budget: number | null;
+                        budget: components["schemas"]["Amount"] | null;
                         /** @description the stake value granted so far (free bets granted × amount) */
-                        budgetUsed: number;
+                        budgetUsed: components["schemas"]["Amount"];
                         /** @description budget − budgetUsed; null: no limit */
-                        budgetLeft: number | null;
+                        budgetLeft: components["schemas"]["Amount"] | null;
                         /** Format: date-time */
                         startsAt: string;
                         /** Format: date-time */
@@ -6172,16 +6123,15 @@ export interface operations {
                         name: string | null;
                         gameType: components["schemas"]["GameType"];
                         currency: components["schemas"]["Currency"];
-                        /** @description exact, in the currency’s decimals */
-                        amount: number;
+                        amount: components["schemas"]["Amount"];
                         params: components["schemas"]["GameParams"];
                         betsPerPlayer: number;
                         /** @description the stake value the campaign may grant in all (free bets granted × amount); null: no limit */
-                        budget: number | null;
+                        budget: components["schemas"]["Amount"] | null;
                         /** @description the stake value granted so far (free bets granted × amount) */
-                        budgetUsed: number;
+                        budgetUsed: components["schemas"]["Amount"];
                         /** @description budget − budgetUsed; null: no limit */
-                        budgetLeft: number | null;
+                        budgetLeft: components["schemas"]["Amount"] | null;
                         /** Format: date-time */
                         startsAt: string;
                         /** Format: date-time */
@@ -6241,8 +6191,7 @@ export interface operations {
                             campaignId: string;
                             name: string | null;
                             gameType: components["schemas"]["GameType"];
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
+                            amount: components["schemas"]["Amount"];
                             currency: components["schemas"]["Currency"];
                             params: components["schemas"]["GameParams"];
                             granted: number;
@@ -6302,58 +6251,48 @@ export interface operations {
                             paid: {
                                 debits: {
                                     count: number;
-                                    /** @description exact, in the currency’s decimals */
-                                    amount: number;
+                                    amount: components["schemas"]["Amount"];
                                 };
                                 credits: {
                                     count: number;
-                                    /** @description exact, in the currency’s decimals */
-                                    amount: number;
+                                    amount: components["schemas"]["Amount"];
                                 };
                                 rollbacks: {
                                     count: number;
-                                    /** @description exact, in the currency’s decimals */
-                                    amount: number;
+                                    amount: components["schemas"]["Amount"];
                                 };
                                 creditsPending: {
                                     count: number;
-                                    /** @description exact, in the currency’s decimals */
-                                    amount: number;
+                                    amount: components["schemas"]["Amount"];
                                 };
                                 rollbacksPending: {
                                     count: number;
-                                    /** @description exact, in the currency’s decimals */
-                                    amount: number;
+                                    amount: components["schemas"]["Amount"];
                                 };
                             };
                             freeBet: {
                                 debits: {
                                     count: number;
-                                    /** @description exact, in the currency’s decimals */
-                                    amount: number;
+                                    amount: components["schemas"]["Amount"];
                                 };
                                 credits: {
                                     count: number;
-                                    /** @description exact, in the currency’s decimals */
-                                    amount: number;
+                                    amount: components["schemas"]["Amount"];
                                 };
                                 creditsPending: {
                                     count: number;
-                                    /** @description exact, in the currency’s decimals */
-                                    amount: number;
+                                    amount: components["schemas"]["Amount"];
                                 };
                             };
                             /** @description promotions' prizes (docs/promotions.md): credits with no round and no debit */
                             promo: {
                                 credits: {
                                     count: number;
-                                    /** @description exact, in the currency’s decimals */
-                                    amount: number;
+                                    amount: components["schemas"]["Amount"];
                                 };
                                 creditsPending: {
                                     count: number;
-                                    /** @description exact, in the currency’s decimals */
-                                    amount: number;
+                                    amount: components["schemas"]["Amount"];
                                 };
                             };
                         }[];
@@ -6410,12 +6349,10 @@ export interface operations {
                             /** @enum {string} */
                             currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                             games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
-                            /** @description exact, in the currency’s decimals */
-                            minBet: number;
+                            minBet: components["schemas"]["Amount"];
                             /** @description by rank (tournament) or in drop order (prize drop) */
-                            prizes: number[];
-                            /** @description exact, in the currency’s decimals */
-                            prizePool: number;
+                            prizes: components["schemas"]["Amount"][];
+                            prizePool: components["schemas"]["Amount"];
                             allPlayers: boolean;
                             /** @description players listed (0 when the promotion is open to every player) */
                             players: number;
@@ -6514,12 +6451,10 @@ export interface operations {
                         /** @enum {string} */
                         currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                         games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
-                        /** @description exact, in the currency’s decimals */
-                        minBet: number;
+                        minBet: components["schemas"]["Amount"];
                         /** @description by rank (tournament) or in drop order (prize drop) */
-                        prizes: number[];
-                        /** @description exact, in the currency’s decimals */
-                        prizePool: number;
+                        prizes: components["schemas"]["Amount"][];
+                        prizePool: components["schemas"]["Amount"];
                         allPlayers: boolean;
                         /** @description players listed (0 when the promotion is open to every player) */
                         players: number;
@@ -6587,12 +6522,10 @@ export interface operations {
                         /** @enum {string} */
                         currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                         games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
-                        /** @description exact, in the currency’s decimals */
-                        minBet: number;
+                        minBet: components["schemas"]["Amount"];
                         /** @description by rank (tournament) or in drop order (prize drop) */
-                        prizes: number[];
-                        /** @description exact, in the currency’s decimals */
-                        prizePool: number;
+                        prizes: components["schemas"]["Amount"][];
+                        prizePool: components["schemas"]["Amount"];
                         allPlayers: boolean;
                         /** @description players listed (0 when the promotion is open to every player) */
                         players: number;
@@ -6616,8 +6549,7 @@ export interface operations {
                             /** @description a tournament's rank (from 1) or a drop's prize index (from 0) */
                             prize: number;
                             playerRef: string;
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
+                            amount: components["schemas"]["Amount"];
                             /** @enum {string} */
                             currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                             score?: string;
@@ -6684,12 +6616,10 @@ export interface operations {
                         /** @enum {string} */
                         currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                         games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
-                        /** @description exact, in the currency’s decimals */
-                        minBet: number;
+                        minBet: components["schemas"]["Amount"];
                         /** @description by rank (tournament) or in drop order (prize drop) */
-                        prizes: number[];
-                        /** @description exact, in the currency’s decimals */
-                        prizePool: number;
+                        prizes: components["schemas"]["Amount"][];
+                        prizePool: components["schemas"]["Amount"];
                         allPlayers: boolean;
                         /** @description players listed (0 when the promotion is open to every player) */
                         players: number;
@@ -6759,12 +6689,10 @@ export interface operations {
                         /** @enum {string} */
                         currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                         games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
-                        /** @description exact, in the currency’s decimals */
-                        minBet: number;
+                        minBet: components["schemas"]["Amount"];
                         /** @description by rank (tournament) or in drop order (prize drop) */
-                        prizes: number[];
-                        /** @description exact, in the currency’s decimals */
-                        prizePool: number;
+                        prizes: components["schemas"]["Amount"][];
+                        prizePool: components["schemas"]["Amount"];
                         allPlayers: boolean;
                         /** @description players listed (0 when the promotion is open to every player) */
                         players: number;
@@ -6796,7 +6724,7 @@ export interface operations {
                             rounds: number;
                             /** Format: date-time */
                             reachedAt: string;
-                            prize: number | null;
+                            prize: components["schemas"]["Amount"] | null;
                             you?: boolean;
                         }[];
                     };
@@ -6850,8 +6778,7 @@ export interface operations {
                             /** @description a tournament's rank (from 1) or a drop's prize index (from 0) */
                             prize: number;
                             playerRef: string;
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
+                            amount: components["schemas"]["Amount"];
                             /** @enum {string} */
                             currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                             score?: string;
@@ -6921,12 +6848,10 @@ export interface operations {
                             /** @enum {string} */
                             currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                             games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
-                            /** @description exact, in the currency’s decimals */
-                            minBet: number;
+                            minBet: components["schemas"]["Amount"];
                             /** @description by rank (tournament) or in drop order (prize drop) */
-                            prizes: number[];
-                            /** @description exact, in the currency’s decimals */
-                            prizePool: number;
+                            prizes: components["schemas"]["Amount"][];
+                            prizePool: components["schemas"]["Amount"];
                             allPlayers: boolean;
                             /** @description players listed (0 when the promotion is open to every player) */
                             players: number;
@@ -7025,12 +6950,10 @@ export interface operations {
                         /** @enum {string} */
                         currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                         games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
-                        /** @description exact, in the currency’s decimals */
-                        minBet: number;
+                        minBet: components["schemas"]["Amount"];
                         /** @description by rank (tournament) or in drop order (prize drop) */
-                        prizes: number[];
-                        /** @description exact, in the currency’s decimals */
-                        prizePool: number;
+                        prizes: components["schemas"]["Amount"][];
+                        prizePool: components["schemas"]["Amount"];
                         allPlayers: boolean;
                         /** @description players listed (0 when the promotion is open to every player) */
                         players: number;
@@ -7098,12 +7021,10 @@ export interface operations {
                         /** @enum {string} */
                         currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                         games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
-                        /** @description exact, in the currency’s decimals */
-                        minBet: number;
+                        minBet: components["schemas"]["Amount"];
                         /** @description by rank (tournament) or in drop order (prize drop) */
-                        prizes: number[];
-                        /** @description exact, in the currency’s decimals */
-                        prizePool: number;
+                        prizes: components["schemas"]["Amount"][];
+                        prizePool: components["schemas"]["Amount"];
                         allPlayers: boolean;
                         /** @description players listed (0 when the promotion is open to every player) */
                         players: number;
@@ -7127,8 +7048,7 @@ export interface operations {
                             /** @description a tournament's rank (from 1) or a drop's prize index (from 0) */
                             prize: number;
                             playerRef: string;
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
+                            amount: components["schemas"]["Amount"];
                             /** @enum {string} */
                             currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                             score?: string;
@@ -7195,12 +7115,10 @@ export interface operations {
                         /** @enum {string} */
                         currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                         games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
-                        /** @description exact, in the currency’s decimals */
-                        minBet: number;
+                        minBet: components["schemas"]["Amount"];
                         /** @description by rank (tournament) or in drop order (prize drop) */
-                        prizes: number[];
-                        /** @description exact, in the currency’s decimals */
-                        prizePool: number;
+                        prizes: components["schemas"]["Amount"][];
+                        prizePool: components["schemas"]["Amount"];
                         allPlayers: boolean;
                         /** @description players listed (0 when the promotion is open to every player) */
                         players: number;
@@ -7270,12 +7188,10 @@ export interface operations {
                         /** @enum {string} */
                         currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                         games: ("dice" | "limbo" | "plinko" | "keno" | "mines" | "blackjack")[];
-                        /** @description exact, in the currency’s decimals */
-                        minBet: number;
+                        minBet: components["schemas"]["Amount"];
                         /** @description by rank (tournament) or in drop order (prize drop) */
-                        prizes: number[];
-                        /** @description exact, in the currency’s decimals */
-                        prizePool: number;
+                        prizes: components["schemas"]["Amount"][];
+                        prizePool: components["schemas"]["Amount"];
                         allPlayers: boolean;
                         /** @description players listed (0 when the promotion is open to every player) */
                         players: number;
@@ -7307,7 +7223,7 @@ export interface operations {
                             rounds: number;
                             /** Format: date-time */
                             reachedAt: string;
-                            prize: number | null;
+                            prize: components["schemas"]["Amount"] | null;
                             you?: boolean;
                         }[];
                     };
@@ -7361,8 +7277,7 @@ export interface operations {
                             /** @description a tournament's rank (from 1) or a drop's prize index (from 0) */
                             prize: number;
                             playerRef: string;
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
+                            amount: components["schemas"]["Amount"];
                             /** @enum {string} */
                             currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                             score?: string;
@@ -7426,7 +7341,7 @@ export interface operations {
                         /** @enum {string} */
                         currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                         oneIn: number;
-                        prizes: number[];
+                        prizes: components["schemas"]["Amount"][];
                         serverSeedHash: string;
                         /** @description revealed once the drop is over (ended and its last draw done, or cancelled) */
                         serverSeed: string | null;
@@ -7442,8 +7357,7 @@ export interface operations {
                             prize: number;
                             seq: number;
                             ticket: string;
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
+                            amount: components["schemas"]["Amount"];
                         }[];
                     };
                 };
@@ -7492,11 +7406,10 @@ export interface operations {
                             games: string[];
                             /** @enum {string} */
                             currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
-                            /** @description exact, in the currency’s decimals */
-                            minBet: number;
+                            minBet: components["schemas"]["Amount"];
                             /** Format: date-time */
                             endsAt: string;
-                            prizes: number[];
+                            prizes: components["schemas"]["Amount"][];
                             scoring: string | null;
                             players: number;
                             /** Format: date-time */
@@ -7510,7 +7423,7 @@ export interface operations {
                                 rounds: number;
                                 /** Format: date-time */
                                 reachedAt: string;
-                                prize: number | null;
+                                prize: components["schemas"]["Amount"] | null;
                                 you?: boolean;
                             }[];
                             you: {
@@ -7522,7 +7435,7 @@ export interface operations {
                                 rounds: number;
                                 /** Format: date-time */
                                 reachedAt: string;
-                                prize: number | null;
+                                prize: components["schemas"]["Amount"] | null;
                                 you?: boolean;
                             } | null;
                         }[];
@@ -7532,11 +7445,10 @@ export interface operations {
                             games: string[];
                             /** @enum {string} */
                             currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
-                            /** @description exact, in the currency’s decimals */
-                            minBet: number;
+                            minBet: components["schemas"]["Amount"];
                             /** Format: date-time */
                             endsAt: string;
-                            prizes: number[];
+                            prizes: components["schemas"]["Amount"][];
                             oneIn: number | null;
                             rule: string;
                             serverSeedHash: string | null;
@@ -7545,8 +7457,7 @@ export interface operations {
                         wins: {
                             promoId: string;
                             prize: number;
-                            /** @description exact, in the currency’s decimals */
-                            amount: number;
+                            amount: components["schemas"]["Amount"];
                             /** @enum {string} */
                             currency: "USD" | "EUR" | "GBP" | "USDT" | "USDC" | "BTC" | "uBTC" | "ETH" | "LTC" | "DOGE" | "BNB" | "SOL" | "XRP" | "ADA" | "TRX" | "XLM" | "ZEC";
                             roundId: string | null;

@@ -36,7 +36,18 @@ export async function generate() {
     if (res.statusCode !== 200) throw new Error(`/openapi.json answered ${res.statusCode}`);
     const doc = JSON.parse(res.body);
     const { default: openapiTS, astToString } = await import('openapi-typescript');
-    const ast = await openapiTS(doc, { alphabetize: false, exportType: false, enumValues: false });
+    const { default: ts } = await import('typescript');
+    const ast = await openapiTS(doc, {
+      alphabetize: false,
+      exportType: false,
+      enumValues: false,
+      // An amount is an exact JSON number; the pages parse JSON losslessly, so one a double cannot
+      // hold arrives as its decimal text: `number | string`.
+      transform(_schema, meta) {
+        if (meta.path?.endsWith('/components/schemas/Amount')) return ts.factory.createUnionTypeNode([ts.factory.createKeywordTypeNode(ts.SyntaxKind.NumberKeyword), ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword)]);
+        return undefined;
+      },
+    });
     return { doc: `${JSON.stringify(doc, null, 2)}\n`, types: HEADER + astToString(ast) };
   } finally {
     await app.close();

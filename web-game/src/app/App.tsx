@@ -30,6 +30,7 @@ import { LeftScreen, RealityCheck, SessionSummary } from '../components/SessionS
 import { GameEnvContext, moneyOf, type GameEnv } from './env';
 import { balanceVisible, isGameType, isProduction, parseLaunch, type GameType, type Launch } from './launch';
 import { openSession, type Opened } from './session';
+import type { RoundWire } from './contract';
 import { NO_RULES, readRound, type RoundAnswer } from './types';
 
 interface Ready extends Opened {
@@ -345,7 +346,7 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
       locked: switching || reality !== null || left,
       track,
       round(j: Json): RoundAnswer {
-        const r = readRound(j, config.decimals);
+        const r = readRound(j as RoundWire, config.decimals);
         if (current.current?.session.sessionId === sessionId) {
           if (r.balance !== null) pendingBalance.current = { sessionId, balance: r.balance };
           setFairness({ serverSeedHash: r.fairness.serverSeedHash, clientSeed: r.fairness.clientSeed, nonce: r.fairness.nonce + 1, lastRoundId: r.roundId });

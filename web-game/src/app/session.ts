@@ -5,6 +5,7 @@
 import { api, ApiError } from '../lib/api';
 import { fromApi, type Minor } from '../lib/money';
 import type { GameType } from './launch';
+import type { ConfigAnswer, SessionAnswer } from './contract';
 import { readConfig, readSession, type OperatorConfig, type Session } from './types';
 
 export interface Opened {
@@ -47,8 +48,9 @@ export async function openSession(input: OpenInput): Promise<Opened> {
     throw err;
   }
   if (sessionResult.status === 'rejected') throw sessionResult.reason;
-  const config = readConfig(configResult.value);
-  const session = readSession(sessionResult.value);
+  // The answers' shapes are the provider's contract (contract.ts, generated from /openapi.json).
+  const config = readConfig(configResult.value as ConfigAnswer);
+  const session = readSession(sessionResult.value as SessionAnswer);
   if (session.currency !== config.currency) throw new ApiError('CURRENCY_MISMATCH', 'the session and the profile disagree on the currency', 400);
   return { session, config, balance: fromApi(sessionResult.value.balance, config.decimals) };
 }

@@ -2,6 +2,7 @@
 import type { Json } from '../lib/api';
 import { fromApi, type Minor } from '../lib/money';
 import type { StakeLimits } from '../lib/stake';
+import type { ConfigAnswer, RoundStatus, RoundWire, RulesAnswer, SessionAnswer } from './contract';
 import { isGameType, type GameType } from './launch';
 
 export interface OperatorConfig extends StakeLimits {
@@ -10,7 +11,7 @@ export interface OperatorConfig extends StakeLimits {
   decimals: number;
   maxPayout: Minor;
   enabledGames: GameType[];
-  theme: { showBalanceInEmbed?: boolean; autobetStopOnHidden?: boolean };
+  theme: Partial<ConfigAnswer['theme']>;
   allowedEmbedOrigins: string[];
 }
 
@@ -21,17 +22,8 @@ export interface Fairness {
   nonce: number;
 }
 
-/** The session's responsible-gaming rules (issue 27; docs/game-page.md "Responsible gaming"). */
-export interface Rules {
-  autobet: 'allowed' | 'limited' | 'disabled';
-  autobetMaxRounds: number | null;
-  autobetRequiresLossLimit: boolean;
-  minRoundIntervalMs: number;
-  realityCheckMinutes: number | null;
-  showNetPosition: boolean;
-  showElapsedTime: boolean;
-  jurisdiction: string | null;
-}
+/** The session's responsible-gaming rules (issue 27; docs/game-page.md "Responsible gaming"): the answer's own type. */
+export type Rules = RulesAnswer;
 
 export const NO_RULES: Rules = {
   autobet: 'allowed',
@@ -47,9 +39,9 @@ export const NO_RULES: Rules = {
 const posInt = (v: unknown): number | null => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : null);
 
 /** The answer's `rules`, each field checked; anything unreadable keeps today's behaviour. */
-export function readRules(v: unknown): Rules {
+export function readRules(v: RulesAnswer | null | undefined): Rules {
   if (!v || typeof v !== 'object') return NO_RULES;
-  const r = v as Json;
+  const r = v;
   return {
     autobet: r.autobet === 'limited' || r.autobet === 'disabled' ? r.autobet : 'allowed',
     autobetMaxRounds: posInt(r.autobetMaxRounds),
@@ -76,7 +68,7 @@ export interface Session {
 
 const str = (v: unknown, fallback = '') => (typeof v === 'string' ? v : fallback);
 
-export function readConfig(j: Json): OperatorConfig {
+export function readConfig(j: ConfigAnswer): OperatorConfig {
   const decimals = Number(j.decimals);
   return {
     operatorId: str(j.operatorId),
@@ -87,13 +79,13 @@ export function readConfig(j: Json): OperatorConfig {
     stakeStep: fromApi(j.stakeStep, decimals),
     maxPayout: fromApi(j.maxPayout, decimals),
     enabledGames: Array.isArray(j.enabledGames) ? j.enabledGames.filter(isGameType) : [],
-    theme: (j.theme ?? {}) as OperatorConfig['theme'],
+    theme: j.theme ?? {},
     allowedEmbedOrigins: Array.isArray(j.allowedEmbedOrigins) ? j.allowedEmbedOrigins.filter((o): o is string => typeof o === 'string') : [],
   };
 }
 
-export function readSession(j: Json): Session {
-  const f = (j.fairness ?? {}) as Json;
+export function readSession(j: SessionAnswer): Session {
+  const f: Partial<SessionAnswer['fairness']> = j.fairness ?? {};
   return {
     sessionId: str(j.sessionId),
     operatorId: str(j.operatorId),
@@ -110,7 +102,7 @@ export function readSession(j: Json): Session {
 /** A round answer (CONTRACT.md §12) as the games read it. */
 export interface RoundAnswer {
   roundId: string;
-  roundStatus: string;
+  roundStatus: RoundStatus;
   bet: { amount: Minor; payout: Minor; multiplier: number; won: boolean; totalStaked: Minor; params: Json };
   result: Json;
   fairness: { serverSeedHash: string; clientSeed: string; nonce: number };
@@ -118,13 +110,13 @@ export interface RoundAnswer {
   balance: Minor | null;
 }
 
-export function readRound(j: Json, decimals: number): RoundAnswer {
-  const bet = (j.bet ?? {}) as Json;
-  const f = (j.fairness ?? {}) as Json;
+export function readRound(j: RoundWire, decimals: number): RoundAnswer {
+  const bet: Partial<RoundWire['bet']> = j.bet ?? {};
+  const f: Partial<RoundWire['fairness']> = j.fairness ?? {};
   const amount = fromApi(bet.amount ?? 0, decimals);
   return {
     roundId: str(j.roundId),
-    roundStatus: str(j.roundStatus),
+    roundStatus: j.roundStatus,
     bet: {
       amount,
       payout: fromApi(bet.payout ?? 0, decimals),
@@ -133,11 +125,11 @@ export function readRound(j: Json, decimals: number): RoundAnswer {
       totalStaked: bet.totalStaked === undefined ? amount : fromApi(bet.totalStaked, decimals),
       params: (bet.params ?? {}) as Json,
     },
-    result: (j.result ?? {}) as Json,
+    result: (j.result ?? {}) as unknown as Json,
     fairness: { serverSeedHash: str(f.serverSeedHash), clientSeed: str(f.clientSeed), nonce: Number(f.nonce ?? 0) },
     balance: j.balance === undefined || j.balance === null ? null : fromApi(j.balance, decimals),
   };
 }
 
-export const FINAL_STATUSES = ['settled', 'cashed_out', 'busted', 'credit_pending'];
+export const FINAL_STATUSES: readonly RoundStatus[] = ['settled', 'cashed_out', 'busted', 'credit_pending'];
 export const isFinal = (r: RoundAnswer) => r.roundStatus !== 'active';

@@ -4,32 +4,22 @@
  * cannot hold arrives as its decimal text) and leave as JSON numbers with at most the currency's
  * decimals. The page shows amounts in the session currency and never converts.
  */
+import { applyMultiplier, formatMinorUnits, parseMinorUnits, parseMultiplier } from '@gp/game-core/money';
 import { LosslessNumber } from 'lossless-json';
 import { localizeDecimal } from './format';
 
 export type Minor = bigint;
 
-const DECIMAL = /^(-)?(\d+)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
-
-/** Decimal text (also `1e-8`) → minor units; null when it has more decimals than allowed or is not a number. */
+/**
+ * Decimal text (also `1e-8`, and `12.` while typing) → minor units; null when it has more
+ * decimals than allowed or is not a number. The conversion is @gp/game-core's, the server's own.
+ */
 export function parseMinor(text: string, decimals: number): Minor | null {
-  const m = DECIMAL.exec(text.trim());
-  if (!m) return null;
-  const [, sign, int = '0', frac = '', exp = '0'] = m;
-  let digits = int + frac;
-  let scale = frac.length - Number(exp); // value = digits × 10^-scale
-  if (scale < 0) {
-    digits += '0'.repeat(-scale);
-    scale = 0;
+  try {
+    return parseMinorUnits(text.trim().replace(/\.(?=$|[eE])/, ''), decimals);
+  } catch {
+    return null;
   }
-  if (scale > decimals) {
-    const cut = digits.slice(digits.length - (scale - decimals));
-    if (/[^0]/.test(cut)) return null;
-    digits = digits.slice(0, digits.length - (scale - decimals)) || '0';
-    scale = decimals;
-  }
-  const minor = BigInt(digits || '0') * 10n ** BigInt(decimals - scale);
-  return sign ? -minor : minor;
 }
 
 /** An amount from an API answer (number or exact decimal text). */
@@ -42,12 +32,8 @@ export function fromApi(v: unknown, decimals: number): Minor {
 
 /** Plain decimal text with exactly `decimals` decimals: 1234.50 */
 export function toDecimalText(minor: Minor, decimals: number): string {
-  const neg = minor < 0n;
-  const abs = neg ? -minor : minor;
-  const s = abs.toString().padStart(decimals + 1, '0');
-  const int = decimals === 0 ? s : s.slice(0, s.length - decimals);
-  const frac = decimals === 0 ? '' : `.${s.slice(s.length - decimals)}`;
-  return `${neg ? '-' : ''}${int}${frac}`;
+  const [int = '0', frac = ''] = formatMinorUnits(minor, decimals).split('.');
+  return decimals === 0 ? int : `${int}.${frac.padEnd(decimals, '0')}`;
 }
 
 /** For display: grouped integer part, all the currency's decimals, in the page's language: 1,234.50 (en), 1.234,50 (de) */
@@ -84,7 +70,9 @@ export function multiplier2(value: number): string {
 
 /** payout = floor(amount × multiplier) with the multiplier's decimal text (no float arithmetic on money). */
 export function payoutOf(amount: Minor, multiplier: number): Minor {
-  const scaled = parseMinor(String(multiplier), 4);
-  if (scaled === null) return 0n;
-  return (amount * scaled) / 10_000n;
+  try {
+    return applyMultiplier(amount, parseMultiplier(multiplier));
+  } catch {
+    return 0n;
+  }
 }

@@ -1,13 +1,12 @@
-/** The bet amount rules of an operator profile (CONTRACT.md §3): minBet, maxBet, stakeStep, in minor units. */
+/**
+ * The bet amount rules of an operator profile (CONTRACT.md §3): minBet, maxBet, stakeStep, in minor
+ * units. The rules themselves are @gp/game-core's (money/limits.ts), the ones the server applies;
+ * this file adds what the stake buttons do (clamp, half, double).
+ */
+import { applyMultiplier, largestStakeWithin, parseMultiplier, stakeProblem, type StakeLimits, type StakeProblem } from '@gp/game-core/money';
 import type { Minor } from './money';
 
-export interface StakeLimits {
-  minBet: Minor;
-  maxBet: Minor | null;
-  stakeStep: Minor;
-}
-
-export type StakeProblem = 'belowMin' | 'aboveMax' | 'notStep' | null;
+export { stakeProblem, type StakeLimits, type StakeProblem };
 
 export function floorToStep(amount: Minor, step: Minor): Minor {
   return amount - (amount % step);
@@ -31,27 +30,18 @@ export function maxStake(l: StakeLimits, balance: Minor | null): Minor {
   return clampStake(balance ?? l.minBet, l);
 }
 
-export function stakeProblem(amount: Minor, l: StakeLimits): StakeProblem {
-  if (amount < l.minBet) return 'belowMin';
-  if (l.maxBet !== null && amount > l.maxBet) return 'aboveMax';
-  if (amount % l.stakeStep !== 0n) return 'notStep';
-  return null;
-}
-
-/** A multiplier (a number of at most 4 decimals, as the tables and targets write it) × 10^4. */
+/** A multiplier (a number of at most 4 decimals, as the tables and targets write it) × 10^4; digits past the 4th are cut. */
 export function mult4Of(multiplier: number): bigint {
   const [int = '0', frac = ''] = String(multiplier).split('.');
-  if (!/^\d+$/.test(int) || !/^\d*$/.test(frac)) return 0n;
-  return BigInt(int) * 10_000n + BigInt((frac + '0000').slice(0, 4));
+  try {
+    return parseMultiplier(frac ? `${int}.${frac.slice(0, 4)}` : int);
+  } catch {
+    return 0n;
+  }
 }
 
 /** The largest payout a stake can reach with the largest multiplier its settings allow: floor(stake × m), as the server computes it (CONTRACT.md §3). */
-export const largestPayout = (stake: Minor, maxMult4: bigint): Minor => (stake * maxMult4) / 10_000n;
+export const largestPayout = (stake: Minor, maxMult4: bigint): Minor => applyMultiplier(stake, maxMult4);
 
 /** The largest stake (on the step grid) whose largest payout stays within maxPayout; null when no stake does (below minBet). */
-export function maxStakeForPayout(maxMult4: bigint, maxPayout: Minor, l: StakeLimits): Minor | null {
-  if (maxMult4 <= 0n) return l.maxBet;
-  let a = floorToStep(((maxPayout + 1n) * 10_000n - 1n) / maxMult4, l.stakeStep);
-  if (l.maxBet !== null && a > l.maxBet) a = l.maxBet;
-  return a < l.minBet ? null : a;
-}
+export const maxStakeForPayout = (maxMult4: bigint, maxPayout: Minor, l: StakeLimits): Minor | null => largestStakeWithin(maxMult4, maxPayout, l);

@@ -12,14 +12,36 @@ export interface BetLimits {
   maxPayout: bigint;
 }
 
+/** The stake rules without the largest payout (what the game page checks as the player types). */
+export type StakeLimits = Pick<BetLimits, 'minBet' | 'maxBet' | 'stakeStep'>;
+export type StakeProblem = 'belowMin' | 'aboveMax' | 'notStep' | null;
+
+/** Which stake rule an amount breaks, if any: the one rule the server (checkStake) and the game page apply. */
+export function stakeProblem(amount: bigint, limits: StakeLimits): StakeProblem {
+  if (amount < limits.minBet) return 'belowMin';
+  if (limits.maxBet !== null && amount > limits.maxBet) return 'aboveMax';
+  if (limits.stakeStep > 0n && amount % limits.stakeStep !== 0n) return 'notStep';
+  return null;
+}
+
+const STAKE_MESSAGES = { belowMin: 'amount is below the minimum bet', aboveMax: 'amount is above the maximum bet', notStep: 'amount is not a multiple of the stake step' } as const;
+
 export function checkStake(amount: bigint, limits: BetLimits): void {
-  if (amount < limits.minBet) throw new RuleError('BET_OUT_OF_RANGE', 'amount is below the minimum bet');
-  if (limits.maxBet !== null && amount > limits.maxBet) {
-    throw new RuleError('BET_OUT_OF_RANGE', 'amount is above the maximum bet');
-  }
-  if (limits.stakeStep > 0n && amount % limits.stakeStep !== 0n) {
-    throw new RuleError('BET_OUT_OF_RANGE', 'amount is not a multiple of the stake step');
-  }
+  const problem = stakeProblem(amount, limits);
+  if (problem) throw new RuleError('BET_OUT_OF_RANGE', STAKE_MESSAGES[problem]);
+}
+
+/**
+ * The largest stake on the step grid whose largest reachable payout stays within maxPayout (the
+ * bound checkMaxPayout enforces); null when not even minBet fits. No bound from the multiplier
+ * (≤ 0): maxBet.
+ */
+export function largestStakeWithin(largestMultiplier4: bigint, maxPayout: bigint, limits: StakeLimits): bigint | null {
+  if (largestMultiplier4 <= 0n) return limits.maxBet;
+  let a = ((maxPayout + 1n) * 10_000n - 1n) / largestMultiplier4;
+  if (limits.stakeStep > 0n) a -= a % limits.stakeStep;
+  if (limits.maxBet !== null && a > limits.maxBet) a = limits.maxBet;
+  return a < limits.minBet ? null : a;
 }
 
 /** Refuses, before any debit, a bet whose largest reachable payout exceeds maxPayout. */

@@ -13,7 +13,7 @@ import { AUTOBET_MODES } from '../operators/responsible-gaming.js';
 import { PUBLIC_ROUND_STATUSES, ROUND_STATUSES } from '../rounds/round-status.js';
 
 /** An amount: an exact JSON number in the currency's decimals. */
-export const money = z.custom<LosslessNumber | number>((v) => typeof v === 'number' || isLosslessNumber(v)).meta({ type: 'number', description: 'exact, in the currency’s decimals' });
+export const money = z.custom<LosslessNumber | number>((v) => typeof v === 'number' || isLosslessNumber(v)).meta({ id: 'Amount', type: 'number', description: 'an amount: an exact JSON number in the currency’s decimals (a client that reads JSON into doubles must keep its text: web pages read it as number | string)' });
 const time = z.string().meta({ format: 'date-time' });
 
 /*
@@ -264,8 +264,8 @@ export const auditAnswer = z.object({
       operatorId: z.string().nullable(),
       targetType: z.string(),
       targetId: z.string(),
-      before: z.unknown(),
-      after: z.unknown(),
+      before: z.record(z.string(), z.unknown()).nullable().meta({ description: 'the target before the change, without secrets; null when it was created' }),
+      after: z.record(z.string(), z.unknown()).nullable().meta({ description: 'the target after the change, without secrets; null when it was removed' }),
     }),
   ),
   nextCursor: z.string().nullable(),

@@ -74,8 +74,9 @@ interface AuditRow {
   operator_id: string | null;
   target_type: string;
   target_id: string;
-  before: unknown;
-  after: unknown;
+  /** jsonb: the target without secrets, or null */
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
 }
 
 /** Newest first, keyset-paginated by id. */
