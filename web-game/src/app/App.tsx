@@ -14,6 +14,7 @@ import { t } from '../i18n';
 import { Balance } from '../components/Balance';
 import { DemoHeader } from '../components/DemoHeader';
 import { FreeBets } from '../components/FreeBets';
+import { Promotions } from '../components/Promotions';
 import { ErrorScreen, type ScreenKind } from '../components/ErrorScreen';
 import { GameSwitcher } from '../components/GameSwitcher';
 import { ShieldButton, ShieldPanel, type ShieldTab } from '../components/Shield';
@@ -442,6 +443,7 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
           {popover === 'settings' && <SettingsPanel prefs={prefs} onChange={changePrefs} onClose={() => setPopover(null)} />}
         </div>
         <FreeBets key={`free:${state.session.sessionId}:${state.game}`} onRoundOpened={() => setFreeRounds((n) => n + 1)} />
+        <Promotions key={`promo:${state.session.sessionId}`} />
         {autobetNote && (
           <p className="gp-banner" role="status" data-testid="autobet-stopped" data-reason={autobetNote}>
             {t(`autobet.stopped.${autobetNote}`)}

@@ -84,3 +84,28 @@ export function GearIcon() {
     </svg>
   );
 }
+
+const small = { ...common, width: 16, height: 16 } as const;
+
+/** A tournament (issue 30). */
+export function TrophyIcon() {
+  return (
+    <svg {...small}>
+      <path d="M7 4h10v5a5 5 0 0 1-10 0V4Z" fill="currentColor" />
+      <path d="M7 6H4v1.5A3.5 3.5 0 0 0 7.5 11M17 6h3v1.5A3.5 3.5 0 0 1 16.5 11" stroke="currentColor" strokeWidth="1.8" fill="none" />
+      <path d="M12 14v4M8 20h8" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/** A prize drop, a prize won (issue 30). */
+export function GiftIcon() {
+  return (
+    <svg {...small}>
+      <rect x="3" y="9" width="18" height="4" rx="1" fill="currentColor" />
+      <rect x="5" y="13" width="14" height="8" rx="1" fill="currentColor" opacity=".7" />
+      <path d="M12 9v12" stroke="var(--bg, #0b1220)" strokeWidth="2" />
+      <path d="M12 9C10 5 6.5 5 7 7.5S12 9 12 9Zm0 0c2-4 5.5-4 5-1.5S12 9 12 9Z" stroke="currentColor" strokeWidth="1.6" fill="none" />
+    </svg>
+  );
+}
