@@ -13,7 +13,8 @@ import type { Queryable } from '../store/db.js';
 import { recordChange, type Actor } from './config-audit.js';
 import { generatePassword } from './passwords.js';
 import { deleteAccount, getAccount, listAccounts, lockedUntilOf, revokeSessionsOf, updateAccount, type StaffAccount, type StaffRole } from './staff-store.js';
-import { createAccount, emailKey, isPlatformAdmin, type StaffPrincipal } from './staff.js';
+import type { OperatorStore } from '../operators/operator-store.js';
+import { changePassword, createAccount, emailKey, isPlatformAdmin, seesTenant, type StaffPrincipal } from './staff.js';
 
 /** An account as the console shows it (its sign-in lock is kept per email in staff_login_attempts). */
 export interface StaffView {
@@ -79,4 +80,16 @@ export async function removeStaff(db: Queryable, p: StaffPrincipal, actor: Actor
   await revokeSessionsOf(db, before.staffId);
   await deleteAccount(db, before.staffId);
   await recordChange(db, actor, { action: 'staff.removed', tenantId: before.tenantId, operatorId: null, targetType: 'staff', targetId: before.staffId, before: auditView(before), after: null });
+}
+
+/** The tenants whose profiles the principal sees (every tenant that has a profile, for a platform admin). */
+export async function visibleTenants(db: Queryable, operators: Pick<OperatorStore, 'list'>, p: Pick<StaffPrincipal, 'role' | 'tenantId'>): Promise<string[]> {
+  const all = [...new Set((await operators.list(db)).map((o) => o.tenantId).filter((t): t is string => t !== null))].sort();
+  return all.filter((t) => seesTenant(p, t));
+}
+
+/** One's own password change (staff.ts `changePassword`: counted like a login, other sessions revoked), audited. */
+export async function changeOwnPassword(db: Queryable, p: StaffPrincipal, actor: Actor, current: string, next: string): Promise<void> {
+  await changePassword(db, p, current, next);
+  await recordChange(db, actor, { action: 'staff.password_changed', tenantId: p.tenantId, operatorId: null, targetType: 'staff', targetId: p.staffId ?? '', before: null, after: null });
 }

@@ -55,10 +55,10 @@ export interface StaffPrincipal {
 
 export const TOKEN_PRINCIPAL: StaffPrincipal = { staffId: null, email: null, role: 'platform_admin', tenantId: null, via: 'token', sessionHash: null };
 
-export const isPlatformAdmin = (p: StaffPrincipal) => p.role === 'platform_admin';
+export const isPlatformAdmin = (p: Pick<StaffPrincipal, 'role'>) => p.role === 'platform_admin';
 
 /** May this principal see data of this tenant? Profiles without a tenant belong to the platform only. */
-export const seesTenant = (p: StaffPrincipal, tenantId: string | null) => isPlatformAdmin(p) || (tenantId !== null && p.tenantId === tenantId);
+export const seesTenant = (p: Pick<StaffPrincipal, 'role' | 'tenantId'>, tenantId: string | null) => isPlatformAdmin(p) || (tenantId !== null && p.tenantId === tenantId);
 
 const ROLE_RANK: Record<StaffRole, number> = { viewer: 0, admin: 1, platform_admin: 2 };
 /** The minimum role a route asks for (http/authentication.ts `config.staff`). */

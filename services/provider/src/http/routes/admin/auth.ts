@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import type { Services } from '../../../services.js';
 import type { AppInstance } from '../../zod-provider.js';
-import { changePassword, login, logout, seesTenant } from '../../../staff/staff.js';
+import { login, logout } from '../../../staff/staff.js';
+import { changeOwnPassword, visibleTenants } from '../../../staff/staff-admin.js';
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../../staff/passwords.js';
-import { recordChange } from '../../../staff/config-audit.js';
 import { checkCsrf, CSRF_COOKIE, STAFF_SESSION_COOKIE, staffOf } from '../../authentication.js';
 import { csrfAnswer, meAnswer, okAnswer } from '../../answers.js';
 import { actorOf } from './actor.js';
@@ -38,7 +38,7 @@ export function adminAuthRoutes(app: AppInstance, s: Services): void {
       // A new CSRF secret for the new session (no token from before the login carries over).
       delete (request.cookies as Record<string, string | undefined>)[CSRF_COOKIE];
       const csrfToken = reply.generateCsrf();
-      const tenants = account.tenantId ? [account.tenantId] : await allTenants(s);
+      const tenants = account.tenantId ? [account.tenantId] : await visibleTenants(s.db, s.operators, account);
       return { staff: { staffId: account.staffId, email: account.email, role: account.role, tenantId: account.tenantId, via: 'session' as const }, tenants, csrfToken };
     },
   );
@@ -48,7 +48,7 @@ export function adminAuthRoutes(app: AppInstance, s: Services): void {
     { config: { auth: 'staff', staff: { role: 'viewer', scope: 'self' } }, schema: { operationId: 'adminMe', summary: 'The signed-in staff member', tags: ['admin'], response: { 200: meAnswer } } },
     async (request) => {
       const p = staffOf(request);
-      const tenants = (await allTenants(s)).filter((t) => seesTenant(p, t));
+      const tenants = await visibleTenants(s.db, s.operators, p);
       return { staff: { staffId: p.staffId, email: p.email, role: p.role, tenantId: p.tenantId, via: p.via }, tenants };
     },
   );
@@ -67,15 +67,8 @@ export function adminAuthRoutes(app: AppInstance, s: Services): void {
     '/api/admin/auth/password',
     { config: { auth: 'staff', staff: { role: 'viewer', scope: 'self' } }, schema: { operationId: 'adminChangePassword', summary: 'Changes the own password; other sessions are revoked', tags: ['admin'], body: passwordBody, response: { 200: okAnswer } } },
     async (request) => {
-      const p = staffOf(request);
-      await changePassword(s.db, p, request.body.currentPassword, request.body.newPassword);
-      await recordChange(s.db, actorOf(request), { action: 'staff.password_changed', tenantId: p.tenantId, operatorId: null, targetType: 'staff', targetId: p.staffId ?? '', before: null, after: null });
+      await changeOwnPassword(s.db, staffOf(request), actorOf(request), request.body.currentPassword, request.body.newPassword);
       return { ok: true as const };
     },
   );
-}
-
-/** Every tenant that has a profile. */
-export async function allTenants(s: Services): Promise<string[]> {
-  return [...new Set((await s.operators.list(s.db)).map((o) => o.tenantId).filter((t): t is string => t !== null))].sort();
 }
