@@ -5,12 +5,13 @@
  */
 import { CURRENCY_DECIMALS } from '@gp/game-core/money';
 import type { Json } from '../lib/api';
+import type { PlayerBet, RoundStatus, RoundWire } from './contract';
 import { fromApi, type Minor } from '../lib/money';
 import { isGameType, type GameType } from './launch';
 
 export interface StoredRound {
   roundId: string;
-  roundStatus: string;
+  roundStatus: RoundStatus;
   gameType: GameType;
   currency: string;
   decimals: number;
@@ -29,16 +30,16 @@ export interface StoredRound {
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
-export function readStoredRound(j: Json): StoredRound | null {
-  const bet = (j.bet ?? {}) as Json;
-  const f = (j.fairness ?? {}) as Json;
+export function readStoredRound(j: PlayerBet | RoundWire): StoredRound | null {
+  const bet: Partial<PlayerBet['bet']> = j.bet ?? {};
+  const f: Partial<PlayerBet['fairness']> = j.fairness ?? {};
   if (!isGameType(bet.gameType)) return null;
   const currency = str(bet.currency);
   const decimals = (CURRENCY_DECIMALS as Record<string, number>)[currency] ?? 2;
   const amount = fromApi(bet.amount ?? 0, decimals);
   return {
     roundId: str(j.roundId),
-    roundStatus: str(j.roundStatus),
+    roundStatus: j.roundStatus,
     gameType: bet.gameType,
     currency,
     decimals,
@@ -48,7 +49,7 @@ export function readStoredRound(j: Json): StoredRound | null {
     multiplier: Number(bet.multiplier ?? 0),
     won: bet.won === true,
     params: (bet.params ?? {}) as Json,
-    result: (j.result ?? null) as Json | null,
+    result: (j.result ?? null) as unknown as Json | null,
     playerRef: str(bet.playerRef),
     createdAt: str(bet.createdAt),
     settledAt: typeof bet.settledAt === 'string' ? bet.settledAt : null,

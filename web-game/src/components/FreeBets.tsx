@@ -6,19 +6,13 @@
  * Renders nothing when the player has no free bet for this game.
  */
 import { useCallback, useEffect, useState } from 'react';
+import type { FreeBetAnswer } from '../app/contract';
 import { useGameEnv } from '../app/env';
 import { api, newKey, type Json } from '../lib/api';
 import { fromApi, toJsonNumber } from '../lib/money';
 import { describeError } from '../games/common';
 
-interface FreeBet {
-  campaignId: string;
-  name: string | null;
-  gameType: string;
-  amount: unknown;
-  params: Json;
-  remaining: number;
-}
+type FreeBet = FreeBetAnswer;
 
 /** Params of a free bet when the campaign set none (the games' own defaults where they have them). */
 const DEFAULT_PARAMS: Record<string, Json> = {

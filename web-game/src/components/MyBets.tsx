@@ -5,10 +5,11 @@
  * the browser — and its replay link.
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import type { PlayerBet } from '../app/contract';
 import { readStoredRound, type StoredRound } from '../app/rounds';
 import { t } from '../i18n';
 import { formatShortTime, formatTime } from '../lib/format';
-import { api, type Json } from '../lib/api';
+import { api } from '../lib/api';
 import { formatMoney, formatMultiplier } from '../lib/money';
 import type { VerifyInputs } from '../verifier/Verifier';
 import { RoundBoard } from './RoundBoard';
@@ -105,7 +106,7 @@ export function MyBets({ sessionId, openVerifier }: { sessionId: string; openVer
       try {
         const q = new URLSearchParams({ sessionId, limit: '20', ...(before ? { before } : {}) });
         const j = await api.get(`/api/player/bets?${q.toString()}`);
-        const page = (Array.isArray(j.bets) ? (j.bets as Json[]) : []).map(readStoredRound).filter((r): r is StoredRound => r !== null);
+        const page = (Array.isArray(j.bets) ? (j.bets as PlayerBet[]) : []).map(readStoredRound).filter((r): r is StoredRound => r !== null);
         setRounds((old) => (before && old ? [...old, ...page] : page));
         setCursor(typeof j.nextCursor === 'string' ? j.nextCursor : null);
       } catch {

@@ -9,7 +9,8 @@
  */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { t } from '../i18n';
-import { api, ApiError, type Json } from '../lib/api';
+import { api, ApiError } from '../lib/api';
+import type { PlayerBet } from '../app/contract';
 import { readStoredRound, type StoredRound } from '../app/rounds';
 import { describeError } from '../games/common';
 import type { VerifyInputs } from '../verifier/Verifier';
@@ -77,7 +78,7 @@ function SeedsTab({ fairness, sessionId, pendingClientSeed, setPendingClientSeed
     const fallback: VerifyInputs = { gameType: 'dice', serverSeed: r.previousServerSeed, serverSeedHash: r.previousServerSeedHash, clientSeed: r.previousClientSeed, nonce: String(r.previousNonce - 1), params: '{"target": 50.5, "direction": "over"}' };
     try {
       const j = await api.get(`/api/player/bets?${new URLSearchParams({ sessionId, limit: '20' }).toString()}`);
-      const rounds = (Array.isArray(j.bets) ? (j.bets as Json[]) : []).map(readStoredRound).filter((x): x is StoredRound => x !== null);
+      const rounds = (Array.isArray(j.bets) ? (j.bets as PlayerBet[]) : []).map(readStoredRound).filter((x): x is StoredRound => x !== null);
       const last = rounds.find((x) => x.fairness.serverSeedHash === r.previousServerSeedHash);
       if (!last) return openVerifier(fallback);
       const { inputsOfRound } = await import('../verifier/Verifier');

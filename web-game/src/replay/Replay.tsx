@@ -6,6 +6,7 @@
  * rotated, nor the mines or cards of a round still in play.
  */
 import { useEffect, useState } from 'react';
+import type { RoundWire } from '../app/contract';
 import { readStoredRound, type StoredRound } from '../app/rounds';
 import { RoundBoard } from '../components/RoundBoard';
 import { RoundFacts } from '../components/MyBets';
@@ -22,7 +23,7 @@ export function Replay({ roundId }: { roundId: string }) {
     api
       .get(`/api/bets/${encodeURIComponent(roundId)}`)
       .then((j) => {
-        const round = readStoredRound(j);
+        const round = readStoredRound(j as RoundWire);
         setState(round ? { phase: 'ready', round } : { phase: 'error', kind: 'invalid' });
       })
       .catch((err: unknown) => {
