@@ -3,7 +3,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { get, qs, type AuditRecord } from '../api.js';
+import { get, qs, type AuditRecord, type Answer } from '../api.js';
 import { Badge, Card, DataTable, ErrorNote, PageHeader } from '../components.js';
 import { when } from '../format.js';
 import { ChangeDiff, OperatorSelect } from './shared.js';
@@ -33,7 +33,7 @@ export function AuditPage() {
   const q = useInfiniteQuery({
     queryKey: ['audit', operatorId, targetType],
     initialPageParam: '',
-    queryFn: ({ pageParam }) => get<{ records: AuditRecord[]; nextCursor: string | null }>(`/api/admin/audit${qs({ operatorId, targetType, cursor: pageParam, limit: 50 })}`),
+    queryFn: ({ pageParam }) => get<Answer<'listConfigChanges'>>(`/api/admin/audit${qs({ operatorId, targetType, cursor: pageParam, limit: 50 })}`),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   const records = q.data?.pages.flatMap((p) => p.records) ?? [];

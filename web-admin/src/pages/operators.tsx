@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, get, type AuditRecord, type Operator } from '../api.js';
+import { api, get, type AuditRecord, type Operator, type Answer } from '../api.js';
 import { useAuth } from '../auth.js';
 import { Badge, Card, DataTable, ErrorNote, Loading, Modal, OneTimeSecret, PageHeader } from '../components.js';
 import { money, when, statusLabel } from '../format.js';
@@ -72,7 +72,7 @@ export function OperatorNewPage() {
   const submit = async (v: ProfileForm) => {
     setError(null);
     try {
-      const res = await api<{ operator: Operator; sharedSecret: string }>('POST', `/api/admin/operators/${encodeURIComponent(v.operatorId)}`, bodyOf(v, isPlatform));
+      const res = await api<Answer<'createOperator'>>('POST', `/api/admin/operators/${encodeURIComponent(v.operatorId)}`, bodyOf(v, isPlatform));
       await client.invalidateQueries({ queryKey: ['operators'] });
       setCreated({ operatorId: res.operator.operatorId, secret: res.sharedSecret });
     } catch (err) {
@@ -149,7 +149,7 @@ export function OperatorDetailPage() {
   const [grace, setGrace] = useState(24);
   const [secret, setSecret] = useState<{ value: string; until: string | null } | null>(null);
   const op = useQuery({ queryKey: ['operator', operatorId], queryFn: () => get<Operator>(`/api/admin/operators/${encodeURIComponent(operatorId)}`) });
-  const history = useQuery({ queryKey: ['history', operatorId], queryFn: () => get<{ records: AuditRecord[] }>(`/api/admin/operators/${encodeURIComponent(operatorId)}/history`) });
+  const history = useQuery({ queryKey: ['history', operatorId], queryFn: () => get<Answer<'operatorHistory'>>(`/api/admin/operators/${encodeURIComponent(operatorId)}/history`) });
   const refresh = async () => {
     await client.invalidateQueries({ queryKey: ['operator', operatorId] });
     await client.invalidateQueries({ queryKey: ['history', operatorId] });
@@ -157,7 +157,7 @@ export function OperatorDetailPage() {
   };
   const toggle = useMutation({ mutationFn: (enabled: boolean) => api('PATCH', `/api/admin/operators/${encodeURIComponent(operatorId)}`, { enabled }), onSuccess: refresh });
   const rotate = useMutation({
-    mutationFn: () => api<{ sharedSecret: string; previousSecretValidUntil: string | null }>('POST', `/api/admin/operators/${encodeURIComponent(operatorId)}/rotate-secret`, { graceHours: grace }),
+    mutationFn: () => api<Answer<'rotateOperatorSecret'>>('POST', `/api/admin/operators/${encodeURIComponent(operatorId)}/rotate-secret`, { graceHours: grace }),
     onSuccess: async (res) => {
       setRotateOpen(false);
       setSecret({ value: res.sharedSecret, until: res.previousSecretValidUntil });

@@ -3,7 +3,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tansta
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { api, get, qs, type PendingRound, type ReconRow, type Totals } from '../api.js';
+import { api, get, qs, type PendingRound, type ReconRow, type Totals, type Answer } from '../api.js';
 import { useAuth } from '../auth.js';
 import { Badge, Card, DataTable, ErrorNote, Loading, PageHeader } from '../components.js';
 import { money, short, STATUS_TONE, when, statusLabel } from '../format.js';
@@ -50,16 +50,16 @@ export function ReconciliationPage() {
   const [draft, setDraft] = useState({ operatorId: '', type: '', status: '', from: '', to: '' });
   const [f, setF] = useState(draft);
   const params = { operatorId: f.operatorId, type: f.type, status: f.status, from: iso(f.from), to: iso(f.to) };
-  const totals = useQuery({ queryKey: ['totals', f], queryFn: () => get<{ totals: Totals[] }>(`/api/admin/reconciliation/totals${qs({ operatorId: f.operatorId, from: iso(f.from), to: iso(f.to) })}`) });
+  const totals = useQuery({ queryKey: ['totals', f], queryFn: () => get<Answer<'reconciliationTotals'>>(`/api/admin/reconciliation/totals${qs({ operatorId: f.operatorId, from: iso(f.from), to: iso(f.to) })}`) });
   const rows = useInfiniteQuery({
     queryKey: ['recon', f],
     initialPageParam: '',
-    queryFn: ({ pageParam }) => get<{ rows: ReconRow[]; nextCursor: string | null }>(`/api/admin/reconciliation${qs({ ...params, cursor: pageParam, limit: 50 })}`),
+    queryFn: ({ pageParam }) => get<Answer<'adminReconciliation'>>(`/api/admin/reconciliation${qs({ ...params, cursor: pageParam, limit: 50 })}`),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
-  const pending = useQuery({ queryKey: ['pending', f.operatorId], queryFn: () => get<{ rounds: PendingRound[] }>(`/api/admin/pending${qs({ operatorId: f.operatorId })}`) });
+  const pending = useQuery({ queryKey: ['pending', f.operatorId], queryFn: () => get<Answer<'pendingRounds'>>(`/api/admin/pending${qs({ operatorId: f.operatorId })}`) });
   const retry = useMutation({
-    mutationFn: (roundId: string) => api<{ items: { roundId: string; outcome: string }[] }>('POST', `/api/admin/rounds/${encodeURIComponent(roundId)}/retry`),
+    mutationFn: (roundId: string) => api<Answer<'retryRound'>>('POST', `/api/admin/rounds/${encodeURIComponent(roundId)}/retry`),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: ['pending'] });
       await client.invalidateQueries({ queryKey: ['recon'] });

@@ -4,7 +4,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { GAME_TYPES } from '@gp/game-core/games';
 import { Fragment, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { api, get, qs, type CallbackRecord, type RoundDetail, type RoundRow } from '../api.js';
+import { api, get, qs, type CallbackRecord, type RoundDetail, type RoundRow, type Answer } from '../api.js';
 import { useAuth } from '../auth.js';
 import { Badge, Card, DataTable, ErrorNote, Loading, PageHeader } from '../components.js';
 import { money, short, STATUS_TONE, when, statusLabel } from '../format.js';
@@ -34,7 +34,7 @@ export function RoundsPage() {
   const q = useInfiniteQuery({
     queryKey: ['rounds', filters],
     initialPageParam: '',
-    queryFn: ({ pageParam }) => get<{ rounds: RoundRow[]; nextCursor: string | null }>(`/api/admin/rounds${qs({ ...filters, from: toIso(filters.from || null), to: toIso(filters.to || null), cursor: pageParam, limit: 50 })}`),
+    queryFn: ({ pageParam }) => get<Answer<'searchRounds'>>(`/api/admin/rounds${qs({ ...filters, from: toIso(filters.from || null), to: toIso(filters.to || null), cursor: pageParam, limit: 50 })}`),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   const rows = q.data?.pages.flatMap((p) => p.rounds) ?? [];
@@ -193,7 +193,7 @@ export function RoundPage() {
   const client = useQueryClient();
   const q = useQuery({ queryKey: ['round', roundId], queryFn: () => get<RoundDetail>(`/api/admin/rounds/${encodeURIComponent(roundId)}`) });
   const retry = useMutation({
-    mutationFn: () => api<{ items: { outcome: string }[] }>('POST', `/api/admin/rounds/${encodeURIComponent(roundId)}/retry`),
+    mutationFn: () => api<Answer<'retryRound'>>('POST', `/api/admin/rounds/${encodeURIComponent(roundId)}/retry`),
     onSuccess: () => client.invalidateQueries({ queryKey: ['round', roundId] }),
   });
   if (q.error) return <ErrorNote error={q.error} />;

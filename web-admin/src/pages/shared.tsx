@@ -1,9 +1,9 @@
 /** Pieces several pages share: the operator picker, the time-range picker, the change diff. */
 import { useQuery } from '@tanstack/react-query';
-import { get, type Operator } from '../api.js';
+import { get, type Answer } from '../api.js';
 
 export function useOperators() {
-  return useQuery({ queryKey: ['operators'], queryFn: () => get<{ operators: Operator[] }>('/api/admin/operators') });
+  return useQuery({ queryKey: ['operators'], queryFn: () => get<Answer<'listOperators'>>('/api/admin/operators') });
 }
 
 export function OperatorSelect({ value, onChange, testId, label = 'Operator' }: { value: string; onChange: (v: string) => void; testId?: string; label?: string }) {

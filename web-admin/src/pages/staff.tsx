@@ -5,7 +5,7 @@ import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { api, get, type Role, type StaffMember } from '../api.js';
+import { api, get, type Role, type StaffMember, type Answer } from '../api.js';
 import { useAuth } from '../auth.js';
 import { Badge, Card, DataTable, ErrorNote, Modal, OneTimeSecret, PageHeader } from '../components.js';
 import { ROLE_LABEL, when } from '../format.js';
@@ -18,7 +18,7 @@ export function StaffPage() {
   const client = useQueryClient();
   const [inviteOpen, setInviteOpen] = useState(false);
   const [invited, setInvited] = useState<{ email: string; password: string } | null>(null);
-  const staff = useQuery({ queryKey: ['staff'], queryFn: () => get<{ staff: StaffMember[] }>('/api/admin/staff') });
+  const staff = useQuery({ queryKey: ['staff'], queryFn: () => get<Answer<'listStaff'>>('/api/admin/staff') });
   const refresh = () => client.invalidateQueries({ queryKey: ['staff'] });
   const changeRole = useMutation({ mutationFn: (v: { id: string; role: Role }) => api('PATCH', `/api/admin/staff/${v.id}`, { role: v.role }), onSuccess: refresh });
   const remove = useMutation({ mutationFn: (id: string) => api('DELETE', `/api/admin/staff/${id}`), onSuccess: refresh });
@@ -27,7 +27,7 @@ export function StaffPage() {
   const submit = form.handleSubmit(async (v) => {
     setInviteError(null);
     try {
-      const res = await api<{ staff: StaffMember; temporaryPassword: string }>('POST', '/api/admin/staff', { email: v.email, role: v.role, tenantId: v.role === 'platform_admin' ? null : v.tenantId || null });
+      const res = await api<Answer<'inviteStaff'>>('POST', '/api/admin/staff', { email: v.email, role: v.role, tenantId: v.role === 'platform_admin' ? null : v.tenantId || null });
       setInviteOpen(false);
       setInvited({ email: res.staff.email, password: res.temporaryPassword });
       form.reset();

@@ -6,42 +6,23 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useState } from 'react';
-import { api, get } from '../api.js';
+import { api, get, type Answer } from '../api.js';
 import { Badge, Card, DataTable, ErrorNote } from '../components.js';
 import { when } from '../format.js';
 
-interface Endpoint {
-  url: string;
-  events: string[];
-  enabled: boolean;
-}
-interface WebhookEvent {
-  eventId: string;
-  type: string;
-  status: 'pending' | 'delivered' | 'failed';
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  createdAt: string;
-}
-interface Delivery {
-  id: string;
-  eventId: string;
-  attempt: number;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-  createdAt: string;
-}
+type WebhookView = Answer<'getWebhook'>;
+type Endpoint = Pick<NonNullable<WebhookView['endpoint']>, 'url' | 'events' | 'enabled'>;
+type WebhookEvent = Answer<'listWebhookEvents'>['events'][number];
+type Delivery = Answer<'testWebhook'>;
 
 const tone = (s: WebhookEvent['status']) => (s === 'delivered' ? 'green' : s === 'failed' ? 'red' : 'amber');
 
 export function WebhookCard({ operatorId, canWrite }: { operatorId: string; canWrite: boolean }) {
   const base = `/api/admin/operators/${encodeURIComponent(operatorId)}/webhook`;
   const client = useQueryClient();
-  const config = useQuery({ queryKey: ['webhook', operatorId], queryFn: () => get<{ endpoint: Endpoint | null; events: string[] }>(base) });
-  const events = useQuery({ queryKey: ['webhook-events', operatorId], queryFn: () => get<{ events: WebhookEvent[] }>(`${base}/events?limit=20`) });
-  const deliveries = useQuery({ queryKey: ['webhook-deliveries', operatorId], queryFn: () => get<{ deliveries: Delivery[] }>(`${base}/deliveries?limit=20`) });
+  const config = useQuery({ queryKey: ['webhook', operatorId], queryFn: () => get<WebhookView>(base) });
+  const events = useQuery({ queryKey: ['webhook-events', operatorId], queryFn: () => get<Answer<'listWebhookEvents'>>(`${base}/events?limit=20`) });
+  const deliveries = useQuery({ queryKey: ['webhook-deliveries', operatorId], queryFn: () => get<Answer<'listWebhookDeliveries'>>(`${base}/deliveries?limit=20`) });
   const [draft, setDraft] = useState<Endpoint | null>(null);
   const refresh = async () => {
     for (const k of ['webhook', 'webhook-events', 'webhook-deliveries', 'history']) await client.invalidateQueries({ queryKey: [k, operatorId] });
