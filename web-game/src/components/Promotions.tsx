@@ -88,11 +88,15 @@ export function Promotions() {
   }, [sessionId]);
 
   useEffect(() => {
-    void load();
-    const poll = setInterval(() => void load(), POLL_MS);
+    // every POLL_MS ± 0.5 s: a thousand pages loaded at once do not keep asking in step
+    let poll: ReturnType<typeof setTimeout>;
+    const next = () => {
+      poll = setTimeout(() => void load().finally(next), POLL_MS - 500 + Math.random() * 1000);
+    };
+    void load().finally(next);
     const clock = setInterval(() => setNow(Date.now()), 1000);
     return () => {
-      clearInterval(poll);
+      clearTimeout(poll);
       clearInterval(clock);
     };
   }, [load]);

@@ -48,6 +48,17 @@ export function registerTenantShare(app: FastifyInstance, s: Pick<Services, 'db'
       throw new AppError('RATE_LIMITED', "this casino's players have too many requests in progress on this server; retry in a second");
     }
     (request as Admitted)[kRelease] = release;
+    // A client that goes away before its answer (a closed tab, a load generator stopping) gets no
+    // onResponse: the socket's close releases the share then, or the casino's lane leaks a slot.
+    reply.raw.once('close', () => releaseOnce(request));
+  };
+
+  const releaseOnce = (request: FastifyRequest) => {
+    const release = (request as Admitted)[kRelease];
+    if (release) {
+      (request as Admitted)[kRelease] = undefined;
+      release();
+    }
   };
 
   app.addHook('onRoute', (route: RouteOptions) => {
@@ -59,11 +70,5 @@ export function registerTenantShare(app: FastifyInstance, s: Pick<Services, 'db'
   });
   // Released when the work is done and its answer sent (also to a client that went away: the
   // work went on until then, so it held its share until then).
-  app.addHook('onResponse', async (request) => {
-    const release = (request as Admitted)[kRelease];
-    if (release) {
-      (request as Admitted)[kRelease] = undefined;
-      release();
-    }
-  });
+  app.addHook('onResponse', async (request) => releaseOnce(request));
 }

@@ -60,7 +60,7 @@ export const balanceRequest = z.object({ operatorId, playerRef, gameType: gameOr
 export const debitRequest = z
   .object({ operatorId, playerRef, launchToken, gameType, roundId, amount: amountText('Above 0.'), currency })
   .meta({ id: 'DebitRequest' });
-export const creditRequest = z
+export const roundCreditRequest = z
   .object({
     operatorId,
     playerRef,
@@ -75,7 +75,22 @@ export const creditRequest = z
       .meta({ description: 'Free-bet extension (docs/free-bets.md): present (true) only on the credit of a free bet. No debit was sent for its round: pay the amount out of the campaign, ledger it as a free-bet payout.' }),
     campaignId: z.string().min(1).optional().meta({ description: 'With `freeBet`: the free-bet campaign (as created through POST /api/free-bet-campaigns) that funded the round.' }),
   })
-  .meta({ id: 'CreditRequest', description: 'Sent for every closed round; also after the session ended (do not refuse it for an expired launch token). A free bet\'s credit also carries `freeBet: true` and `campaignId`.' });
+  .meta({ id: 'RoundCreditRequest', description: 'Sent for every closed round; also after the session ended (do not refuse it for an expired launch token). A free bet\'s credit also carries `freeBet: true` and `campaignId`.' });
+/** A promotion's prize (issue 30, docs/promotions.md): no round, no debit, no launch token. */
+export const promoCreditRequest = z
+  .object({
+    operatorId,
+    playerRef,
+    amount: amountText('Above 0.'),
+    currency,
+    promo: z.literal(true).meta({ description: 'Promotions extension (docs/promotions.md): a prize of a tournament or a prize drop. No round, no debit: pay it out of the promotion, ledger it as a promo payout.' }),
+    promoId: z.string().min(1).meta({ description: 'the tournament or prize drop (as created through POST /api/promotions)' }),
+    promoType: z.enum(['tournament', 'prize_drop']),
+    prize: z.number().int().min(0).meta({ description: "a tournament's rank (from 1) or a prize drop's prize index (from 0); the key is `<promoId>:prize:<prize>`" }),
+    sourceRoundId: roundId.optional().meta({ description: "a prize drop's winning bet" }),
+  })
+  .meta({ id: 'PromoCreditRequest', description: 'A promotion prize: one credit per prize, key `<promoId>:prize:<rank or index>`, retried with that key until answered 2xx, never sent twice for one prize.' });
+export const creditRequest = z.union([roundCreditRequest, promoCreditRequest]).meta({ id: 'CreditRequest', description: "A round's credit, or a promotion's prize (`promo: true`)." });
 export const rollbackRequest = z
   .object({
     operatorId,
@@ -166,7 +181,7 @@ export const WALLET_OPERATIONS: readonly WalletOperation[] = [
     path: '/wallet/credit',
     summary: 'Pay a round out',
     description:
-      'Once per closed round with the total payout (0 for a loss). The round stays credit_pending and the same request is retried (cron, next session) until it is answered 2xx; credits are never rolled back. A free bet (docs/free-bets.md) has no debit: its one credit carries `freeBet: true` and `campaignId`; accept it without a matching debit, pay it as the campaign says, and keep it apart from paid rounds in your books.',
+      'Once per closed round with the total payout (0 for a loss). The round stays credit_pending and the same request is retried (cron, next session) until it is answered 2xx; credits are never rolled back. A free bet (docs/free-bets.md) has no debit: its one credit carries `freeBet: true` and `campaignId`; accept it without a matching debit, pay it as the campaign says, and keep it apart from paid rounds in your books. A promotion\'s prize (docs/promotions.md) is a credit with `promo: true`, `promoId`, `promoType` and `prize`, and no round, launch token or game: accept it without a debit, and ledger it as a promo payout.',
     request: creditRequest,
     answer: moneyAnswer,
   },

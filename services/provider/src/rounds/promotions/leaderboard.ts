@@ -16,7 +16,7 @@ import type { SessionWithToken } from '../../sessions/sessions.js';
 import type { MoneyDeps } from '../money-path/callbacks.js';
 import { tournamentStandings, type StandingRow } from '../round-store/promo-reads.js';
 import { awardsOf, recentAwardsOfPlayer } from './award-store.js';
-import { activePromotionsOf, dropEntries, isPlayerOf, type Promotion } from './promotion-store.js';
+import { activePromotionsOf, dropEntries, promotionPlayers, type Promotion } from './promotion-store.js';
 import { awardView, promotionOf, promotionView, seedRevealed, type PromoCaller } from './promotions.js';
 
 interface Standings {
@@ -91,33 +91,66 @@ export async function leaderboardOf(deps: MoneyDeps, caller: PromoCaller, promoI
 
 export const PANEL_TOP = 10;
 
+/** What every watcher of an operator shares, built once per LEADERBOARD_CACHE_MS per pod. */
+interface OperatorPanel {
+  promos: { p: Promotion; players: Set<string> | null; standings: Standings | null; names: Map<string, string | null>; awarded: number }[];
+}
+const panels = new WeakMap<object, Memo<string, Promise<OperatorPanel>>>();
+
+function operatorPanel(db: Queryable, operatorId: string, ttlMs: number): Promise<OperatorPanel> {
+  let cache = panels.get(db);
+  if (!cache) {
+    cache = memo<string, Promise<OperatorPanel>>({ max: 1000, ttlMs });
+    panels.set(db, cache);
+  }
+  const hit = ttlMs > 0 ? cache.get(operatorId) : undefined;
+  if (hit) return hit;
+  const build = (async (): Promise<OperatorPanel> => {
+    const running = await activePromotionsOf(db, operatorId);
+    const promos = [];
+    for (const p of running) {
+      const players = p.allPlayers ? null : new Set(await promotionPlayers(db, p.promoId));
+      if (p.kind === 'tournament') {
+        const standings = await standingsOf(db, p, ttlMs);
+        const names = await displayNames(db, p.operatorId, standings.rows.slice(0, PANEL_TOP).map((r) => r.playerRef));
+        promos.push({ p, players, standings, names, awarded: 0 });
+      } else {
+        promos.push({ p, players, standings: null, names: new Map<string, string | null>(), awarded: (await awardsOf(db, p.promoId)).length });
+      }
+    }
+    return { promos };
+  })();
+  cache.set(operatorId, build);
+  build.catch(() => cache.delete(operatorId));
+  return build;
+}
+
 /**
  * The game page's panel (GET /api/sessions/{sessionId}/promotions): the session's operator's
  * running tournaments (top 10, the player's own rank and score, the prizes, the end) and prize
  * drops (prizes left, the committed seed hash), and the player's prizes of the last 24 hours.
+ * Everything but the player's own prizes comes from the operator's panel, built once per
+ * LEADERBOARD_CACHE_MS per pod and shared by every watcher: a request costs the session lookup
+ * (cached) and one indexed query.
  */
 export async function sessionPromotions(deps: MoneyDeps & { sessions: { get(db: MoneyDeps['db'], id: string): Promise<SessionWithToken> } }, sessionId: string) {
   const session = await deps.sessions.get(deps.db, sessionId);
-  const running = await activePromotionsOf(deps.db, session.operatorId);
-  const eligible = await Promise.all(running.map(async (p) => p.allPlayers || (await isPlayerOf(deps.db, p.promoId, session.playerRef))));
+  const [panel, awards] = await Promise.all([operatorPanel(deps.db, session.operatorId, deps.config.promotions.leaderboardCacheMs), recentAwardsOfPlayer(deps.db, session.operatorId, session.playerRef, 24)]);
   const tournaments = [];
   const drops = [];
-  for (const [i, p] of running.entries()) {
-    if (!eligible[i]) continue;
+  for (const { p, players, standings, names, awarded } of panel.promos) {
+    if (players && !players.has(session.playerRef)) continue;
     const base = { promoId: p.promoId, name: p.name, games: p.games, currency: p.currency, minBet: amountJson(p.minBet, p.currency), endsAt: p.endsAt, prizes: p.prizes.map((x) => amountJson(x, p.currency)) };
-    if (p.kind === 'tournament') {
-      const s = await standingsOf(deps.db, p, deps.config.promotions.leaderboardCacheMs);
-      const top = s.rows.slice(0, PANEL_TOP);
-      const me = s.byPlayer.get(session.playerRef);
-      const names = await displayNames(deps.db, p.operatorId, [...top.map((r) => r.playerRef), ...(me ? [me.playerRef] : [])]);
+    if (standings) {
+      const top = standings.rows.slice(0, PANEL_TOP);
+      const me = standings.byPlayer.get(session.playerRef);
       const you = me ? { ...entryView(p, me, names, { withRef: false }), name: session.displayName ?? maskName(null, me.playerRef) } : null;
-      tournaments.push({ ...base, scoring: p.scoring, players: s.rows.length, asOf: s.at, top: top.map((r) => ({ ...entryView(p, r, names, { withRef: false }), you: r.playerRef === session.playerRef })), you });
+      tournaments.push({ ...base, scoring: p.scoring, players: standings.rows.length, asOf: standings.at, top: top.map((r) => ({ ...entryView(p, r, names, { withRef: false }), you: r.playerRef === session.playerRef })), you });
     } else {
-      const awarded = (await awardsOf(deps.db, p.promoId)).length;
       drops.push({ ...base, oneIn: p.oneIn, rule: PRIZE_DROP_RULE, serverSeedHash: p.serverSeedHash, prizesLeft: p.prizes.length - awarded });
     }
   }
-  const wins = (await recentAwardsOfPlayer(deps.db, session.operatorId, session.playerRef, 24)).map((a) => {
+  const wins = awards.map((a) => {
     const v = awardView(a);
     return { promoId: v.promoId, prize: v.prize, amount: v.amount, currency: v.currency, roundId: a.roundId, status: v.status, createdAt: v.createdAt };
   });
