@@ -20,6 +20,7 @@ const ICONS = {
   staff: 'M16 11a4 4 0 1 0-8 0M4 21a8 8 0 0 1 16 0',
   audit: 'M9 5h10M9 12h10M9 19h10M4 5h.01M4 12h.01M4 19h.01',
   account: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM19 12h2M3 12h2M12 3v2M12 19v2',
+  promo: 'M7 4h10v5a5 5 0 0 1-10 0zM12 14v4M8 20h8M7 6H4v1a3 3 0 0 0 3 3M17 6h3v1a3 3 0 0 1-3 3',
 };
 
 export function Shell() {
@@ -30,6 +31,7 @@ export function Shell() {
     ['/operators', 'Operator profiles', ICONS.operators],
     ['/rounds', 'Rounds', ICONS.rounds],
     ['/reconciliation', 'Reconciliation', ICONS.recon],
+    ['/promotions', 'Promotions', ICONS.promo],
     ['/staff', 'Staff', ICONS.staff],
     ['/audit', 'Audit log', ICONS.audit],
   ] as const;

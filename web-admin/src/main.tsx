@@ -10,6 +10,7 @@ import { AuditPage } from './pages/audit.js';
 import { DashboardPage } from './pages/dashboard.js';
 import { LoginPage } from './pages/login.js';
 import { OperatorDetailPage, OperatorEditPage, OperatorNewPage, OperatorsPage } from './pages/operators.js';
+import { PromotionPage, PromotionsPage } from './pages/promotions.js';
 import { ReconciliationPage } from './pages/reconciliation.js';
 import { RoundPage, RoundsPage } from './pages/rounds.js';
 import { StaffPage } from './pages/staff.js';
@@ -45,6 +46,8 @@ const router = createBrowserRouter(
             { path: 'rounds', element: <RoundsPage /> },
             { path: 'rounds/:roundId', element: <RoundPage /> },
             { path: 'reconciliation', element: <ReconciliationPage /> },
+            { path: 'promotions', element: <PromotionsPage /> },
+            { path: 'promotions/:promoId', element: <PromotionPage /> },
             { path: 'staff', element: <StaffPage /> },
             { path: 'audit', element: <AuditPage /> },
             { path: 'account', element: <AccountPage /> },

@@ -17,6 +17,7 @@ const columns: ColumnDef<AuditRecord, unknown>[] = [
     cell: (c) => {
       const r = c.row.original;
       if (r.targetType === 'operator' || r.targetType === 'secret') return <Link to={`/operators/${r.targetId}`}>{r.targetId}</Link>;
+      if (r.targetType === 'promotion') return <Link to={`/promotions/${r.targetId}`}>promotion {r.targetId.slice(0, 8)}…</Link>;
       if (r.targetType === 'round') return <Link className="mono" to={`/rounds/${r.targetId}`}>{r.targetId.slice(0, 10)}…</Link>;
       return <span className="mono small">{r.targetType} {r.targetId.slice(0, 8)}</span>;
     },
