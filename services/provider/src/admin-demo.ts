@@ -17,10 +17,28 @@ import { searchRounds } from './rounds/round-store/reports.js';
 export const DEMO_ADMIN_EMAIL = 'admin@demo.local';
 export const DEMO_VIEWER_EMAIL = 'viewer@demo-eur.local';
 
-/** Creates or resets an account; answers its fresh password. */
-async function demoAccount(s: Services, email: string, role: 'platform_admin' | 'viewer', tenantId: string | null): Promise<string> {
-  const password = generatePassword();
-  const passwordHash = await hashPassword(password);
+/** A fresh password and its hash. */
+export interface DemoPassword {
+  password: string;
+  passwordHash: string;
+}
+
+/**
+ * The demo accounts' fresh passwords, hashed. The server makes them before it opens the embedded
+ * database: each scrypt hash takes 32 MiB for a moment, which on top of the running cluster made
+ * the first start's peak RSS (issue 25).
+ */
+export async function demoPasswords(): Promise<{ admin: DemoPassword; viewer: DemoPassword }> {
+  const make = async () => {
+    const password = generatePassword();
+    return { password, passwordHash: await hashPassword(password) };
+  };
+  return { admin: await make(), viewer: await make() };
+}
+
+/** Creates or resets an account with `fresh`; answers its password. */
+async function demoAccount(s: Services, email: string, role: 'platform_admin' | 'viewer', tenantId: string | null, fresh: DemoPassword): Promise<string> {
+  const { password, passwordHash } = fresh;
   const existing = await findAccountByEmail(s.db, email);
   if (existing) await updateAccount(s.db, existing.staffId, { passwordHash });
   else await insertAccount(s.db, { staffId: randomUUID(), email, passwordHash, role, tenantId });
@@ -28,10 +46,11 @@ async function demoAccount(s: Services, email: string, role: 'platform_admin' | 
   return password;
 }
 
-export async function seedAdminDemo(app: AppInstance, s: Services): Promise<{ email: string; password: string; viewerEmail: string; viewerPassword: string }> {
-  const password = await demoAccount(s, DEMO_ADMIN_EMAIL, 'platform_admin', null);
+export async function seedAdminDemo(app: AppInstance, s: Services, fresh?: { admin: DemoPassword; viewer: DemoPassword }): Promise<{ email: string; password: string; viewerEmail: string; viewerPassword: string }> {
+  const passwords = fresh ?? (await demoPasswords());
+  const password = await demoAccount(s, DEMO_ADMIN_EMAIL, 'platform_admin', null, passwords.admin);
   await s.operators.insertIfMissing(s.db, { ...demoOperatorWrite(), operatorId: 'demo-eur', tenantId: 'demo-eur-casino', currency: 'EUR', enabledGames: [...GAME_TYPES] });
-  const viewerPassword = await demoAccount(s, DEMO_VIEWER_EMAIL, 'viewer', 'demo-eur-casino');
+  const viewerPassword = await demoAccount(s, DEMO_VIEWER_EMAIL, 'viewer', 'demo-eur-casino', passwords.viewer);
   if ((await searchRounds(s.db, { operatorIds: null, limit: 20 })).length < 20) await playDemoBets(app);
   return { email: DEMO_ADMIN_EMAIL, password, viewerEmail: DEMO_VIEWER_EMAIL, viewerPassword };
 }

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { seedAdminDemo } from './admin-demo.js';
+import { demoPasswords, seedAdminDemo } from './admin-demo.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startTracing } from './infra/tracing.js';
@@ -52,6 +52,8 @@ async function main(): Promise<void> {
   }
   // Before the app: the instrumentations patch pg and ioredis before the pools exist.
   const tracing = await startTracing();
+  // The console's demo passwords (below) are hashed before the embedded database opens: see demoPasswords.
+  const fresh = !config.production && config.demoOperator && !config.databaseUrl ? await demoPasswords() : undefined;
   const { app, services } = await buildApp(config);
   const metricsServer = config.metricsPort > 0 ? await startMetricsServer(services.metrics, config.metricsHost, config.metricsPort) : null;
 
@@ -96,7 +98,7 @@ async function main(): Promise<void> {
   // real database (DATABASE_URL) gets no fake bets, and `npm run admin:create` makes the first admin.
   if (!config.production && config.demoOperator && services.dbHandle.mode === 'embedded' && !stopping) {
     try {
-      const demo = await seedAdminDemo(app, services);
+      const demo = await seedAdminDemo(app, services, fresh);
       console.log(`Admin console: ${address}/admin/  (demo platform admin ${demo.email} / ${demo.password}; casino viewer ${demo.viewerEmail} / ${demo.viewerPassword}; new passwords at every start)`);
     } catch (err) {
       if (!stopping) app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'admin console demo data not created');

@@ -5,7 +5,8 @@
  * (conditional updates and unique keys), so a lost lock never moves money twice.
  */
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 
 export interface Lock {
   readonly name: string;
@@ -52,8 +53,15 @@ const PACE_KEEP_MS = 120_000;
 
 const RELEASE_SCRIPT = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
+/**
+ * ioredis is loaded when a Redis store is made: the embedded default (no REDIS_URL) never loads it
+ * (the first start's peak RSS, issue 25). It is a CommonJS package, so it loads synchronously.
+ */
+const loadRedis = (): typeof Redis => (createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis }).Redis;
+
 export function createRedisStore(url: string, prefix: string): KeyValueStore {
-  const redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+  const RedisClient = loadRedis();
+  const redis = new RedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   redis.on('error', () => {
     /* reported through /ready and the failing call; ioredis reconnects by itself */
   });

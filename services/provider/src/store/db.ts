@@ -39,7 +39,7 @@ export async function openDatabase(opts: { databaseUrl: string | undefined; data
     const dir = path.resolve(opts.dataDir, 'pg');
     mkdirSync(dir, { recursive: true });
     // An empty directory starts from the build's migrated template (store/embedded-template.ts).
-    const { pglite } = openPglite(dir, opts.embeddedTemplate === undefined ? TEMPLATE_FILE : opts.embeddedTemplate);
+    const { pglite } = await openPglite(dir, opts.embeddedTemplate === undefined ? TEMPLATE_FILE : opts.embeddedTemplate);
     // the cluster is ready (loaded, or created) before knex's 60 s wait for its one connection starts
     await pglite.waitReady;
     db = knexOnPglite(pglite);

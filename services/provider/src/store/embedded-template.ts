@@ -8,7 +8,8 @@
  * runs (the template only saves work). Without the file (a source checkout before its build,
  * the tests run from src/) the cluster is created as before.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, createReadStream, existsSync, mkdirSync, openSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import { createGunzip } from 'node:zlib';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -32,19 +33,88 @@ export function knexOnPglite(pglite: PGlite): Knex {
  * default (the WebAssembly heap holds them; measured: the cluster's peak RSS 362 → 294 MiB). The
  * embedded default serves one developer, not a load (production runs on DATABASE_URL).
  */
-const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=4MB'];
 
 /**
  * The PGlite of `dir`: the existing cluster, or for an empty directory the template's (when
- * `template` names a file that exists), or a new cluster (initdb).
+ * `template` names a file that exists), or a new cluster (initdb). The template is unpacked into
+ * `dir` by a streaming reader before PGlite opens it as an existing cluster: PGlite's own
+ * `loadDataDir` holds the gzip, the 39 MiB tar and the files it writes in memory at once
+ * (measured: the first start's peak RSS 280 MiB for the cluster alone, against 173 MiB for a
+ * cluster on disk; issue 25).
  */
-export function openPglite(dir: string, template: string | null = TEMPLATE_FILE): { pglite: PGlite; fromTemplate: boolean } {
+export async function openPglite(dir: string, template: string | null = TEMPLATE_FILE): Promise<{ pglite: PGlite; fromTemplate: boolean }> {
   const fresh = !existsSync(path.join(dir, 'PG_VERSION'));
-  if (fresh && template && existsSync(template)) {
-    const blob = new Blob([readFileSync(template)], { type: 'application/x-gzip' });
-    return { pglite: new PGlite({ dataDir: dir, loadDataDir: blob, startParams: EMBEDDED_START_PARAMS }), fromTemplate: true };
+  const fromTemplate = fresh && template !== null && existsSync(template);
+  if (fromTemplate) await unpackTar(template, dir);
+  return { pglite: new PGlite({ dataDir: dir, startParams: EMBEDDED_START_PARAMS }), fromTemplate };
+}
+
+/**
+ * Unpacks a gzipped tar (PGlite's `dumpDataDir`: ustar, regular files and directories) into `dir`,
+ * one 512-byte block at a time. A partial unpack (the process stopped) leaves no PG_VERSION, the
+ * file written last, so the next start unpacks again.
+ */
+export async function unpackTar(file: string, into: string): Promise<void> {
+  const dir = path.resolve(into);
+  mkdirSync(dir, { recursive: true });
+  let pending: Buffer = Buffer.alloc(0);
+  let out: { fd: number; left: number; pad: number } | null = null;
+  let skip = 0;
+  let versionFile = false;
+  const inside = (name: string) => {
+    const target = path.resolve(dir, name.replace(/^\/+/, ''));
+    if (target !== dir && !target.startsWith(dir + path.sep)) throw new Error(`template entry ${name} is outside the data directory`);
+    return target;
+  };
+  for await (const chunk of createReadStream(file).pipe(createGunzip()) as AsyncIterable<Buffer>) {
+    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    let at = 0;
+    while (true) {
+      if (skip > 0) {
+        const n = Math.min(skip, pending.length - at);
+        at += n;
+        skip -= n;
+        if (skip > 0) break;
+      }
+      if (out) {
+        const n = Math.min(out.left, pending.length - at);
+        if (n > 0) writeSync(out.fd, pending, at, n);
+        at += n;
+        out.left -= n;
+        if (out.left > 0) break;
+        closeSync(out.fd);
+        skip = out.pad;
+        out = null;
+        continue;
+      }
+      if (pending.length - at < 512) break;
+      const header = pending.subarray(at, at + 512);
+      at += 512;
+      if (header.every((b) => b === 0)) continue; // the end blocks
+      const field = (from: number, len: number) => header.subarray(from, from + len).toString('utf8').replace(/\0.*$/s, '');
+      const name = (field(345, 155) ? `${field(345, 155)}/` : '') + field(0, 100);
+      const size = parseInt(field(124, 12).trim() || '0', 8);
+      const type = String.fromCharCode(header[156] ?? 48);
+      const pad = (512 - (size % 512)) % 512;
+      if (type === '5') {
+        mkdirSync(inside(name), { recursive: true });
+        skip = size + pad;
+      } else if (type === '0' || type === '\0') {
+        const target = inside(name);
+        mkdirSync(path.dirname(target), { recursive: true });
+        // PG_VERSION is written under another name and renamed last: its presence marks a complete unpack
+        const versioned = target === path.join(dir, 'PG_VERSION');
+        out = { fd: openSync(versioned ? `${target}.partial` : target, 'w', 0o600), left: size, pad };
+        if (versioned) versionFile = true;
+      } else {
+        skip = size + pad; // links and the like: PGlite's dump has none
+      }
+    }
+    pending = pending.subarray(at);
   }
-  return { pglite: new PGlite({ dataDir: dir, startParams: EMBEDDED_START_PARAMS }), fromTemplate: false };
+  if (out) throw new Error(`template ${file} ends inside a file`);
+  if (versionFile) renameSync(path.join(dir, 'PG_VERSION.partial'), path.join(dir, 'PG_VERSION'));
 }
 
 /** Makes the template: an in-memory cluster with the migrations (`only`: a subset) run, dumped to `file`. */

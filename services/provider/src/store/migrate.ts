@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Knex } from 'knex';
-import pg from 'pg';
+import type pg from 'pg';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** src/store or dist/store → the repository root's migrations/. */
@@ -47,7 +47,9 @@ export async function migrate(db: Knex, opts: { only?: (name: string) => boolean
   const connection = db.client.config.connection as string | pg.ClientConfig | undefined;
   // The embedded PGlite is one process on one connection: nothing to wait for.
   if (db.client.config.client !== 'pg' || !connection || typeof connection === 'function') return latest();
-  const lock = new pg.Client(connection);
+  // pg is loaded only here: the embedded default (PGlite) never needs it
+  const { default: pgClient } = await import('pg');
+  const lock = new pgClient.Client(connection);
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
