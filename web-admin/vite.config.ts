@@ -1,7 +1,8 @@
 /**
  * The admin console bundle: `index.html` and its assets under `/admin/assets/`, served by the
  * provider at `/admin/` (services/provider/src/http/routes/admin/admin-page.ts). The form schemas
- * reuse the provider's browser-safe profile schemas and the game core's money and game schemas.
+ * reuse the provider's browser-safe profile schemas and the game core's money and game schemas; the
+ * round page's board reuses the game page's board model.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +16,11 @@ export default defineConfig({
   base: '/admin/',
   plugins: [react()],
   resolve: {
-    alias: { '@gp/provider-schemas': path.resolve(here, '../services/provider/src/operators/browser-schemas.ts') },
+    alias: {
+      '@gp/provider-schemas': path.resolve(here, '../services/provider/src/operators/browser-schemas.ts'),
+      // what a round's board shows, shared with the game page's RoundBoard (pure, no imports)
+      '@gp/round-board': path.resolve(here, '../web-game/src/components/round-board-model.ts'),
+    },
   },
   build: {
     outDir: 'dist',
