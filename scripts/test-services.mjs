@@ -16,9 +16,10 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { accessSync, constants, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './lib/free-port.mjs';
 
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/postgres';
 const DEFAULT_REDIS = 'redis://127.0.0.1:6379';
@@ -69,16 +70,6 @@ function answers(url, fallbackPort) {
     socket.once('error', () => done(false));
   });
 }
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 async function waitFor(what, check, child, ms = 60_000) {
   const until = Date.now() + ms;
