@@ -24,7 +24,6 @@
  * postgres://postgres@127.0.0.1:5432/postgres), TEST_REDIS_URL (default redis://127.0.0.1:6379),
  * IMAGE_CHECK_PORT and IMAGE_CHECK_METRICS_PORT (default: free ports).
  */
-/* global fetch */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
