@@ -6,7 +6,7 @@ import type { SecretBox } from '../infra/secret-box.js';
 import { toBigInt, toIso, toNullableBigInt, type Queryable } from '../store/db.js';
 import type { GameType } from '@gp/game-core/games';
 import { responsibleGamingSchema, type ResponsibleGaming } from './responsible-gaming.js';
-import { DEFAULT_ABANDONED_ROUND_POLICY, type AbandonedRoundPolicy, type Operator, type OperatorWithSecret, type Theme } from './operator-schema.js';
+import { DEFAULT_ABANDONED_ROUND_POLICY, type AbandonedRoundPolicy, type Operator, type OperatorWithSecret } from './operator-schema.js';
 
 interface OperatorRow {
   operator_id: string;
@@ -63,23 +63,8 @@ function fromRow(row: OperatorRow): Operator {
   };
 }
 
-export interface OperatorWrite {
-  operatorId: string;
-  tenantId: string | null;
-  currency: CurrencyCode;
-  callbackBaseUrl: string;
-  sharedSecret: string;
-  minBet: bigint;
-  maxBet: bigint | null;
-  stakeStep: bigint;
-  maxPayout: bigint;
-  enabledGames: GameType[];
-  theme: Theme;
-  allowedEmbedOrigins: string[];
-  abandonedRoundPolicy: AbandonedRoundPolicy;
-  responsibleGaming: ResponsibleGaming | null;
-  enabled: boolean;
-}
+/** What a create or an update writes: the profile's fields (operator-schema.ts's Operator) and the secret. */
+export type OperatorWrite = Omit<Operator, 'decimals' | 'createdAt' | 'updatedAt' | 'secretRotatedAt' | 'previousSecretValidUntil'> & { sharedSecret: string };
 
 /**
  * The operator store. Profiles are read on every bet, so each is kept in memory for

@@ -117,19 +117,8 @@ export async function listCampaigns(db: Queryable, f: CampaignFilter): Promise<C
   return ((await q) as CampaignRow[]).map(campaignFromRow);
 }
 
-export interface NewCampaign {
-  campaignId: string;
-  operatorId: string;
-  name: string | null;
-  gameType: FreeBetGame;
-  currency: CurrencyCode;
-  amount: bigint;
-  params: Record<string, unknown>;
-  betsPerPlayer: number;
-  budget: bigint | null;
-  startsAt: Date;
-  expiresAt: Date;
-}
+/** A campaign as created: the fields it is given (those of Campaign) and its window. */
+export type NewCampaign = Pick<Campaign, 'campaignId' | 'operatorId' | 'name' | 'gameType' | 'currency' | 'amount' | 'params' | 'betsPerPlayer' | 'budget'> & { startsAt: Date; expiresAt: Date };
 
 export async function insertCampaign(tx: Tx, c: NewCampaign): Promise<void> {
   await tx('free_bet_campaigns').insert({
