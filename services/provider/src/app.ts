@@ -91,15 +91,16 @@ function loggerOptions(config: Config, override: BuildOptions['logger']) {
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<{ app: AppInstance; services: Services }> {
   const services = await createServices(config, opts);
+  const accessLog = new AccessLog({ disableRequestLogging: opts.requestLogging === undefined ? config.env === 'test' : !opts.requestLogging });
   const app = Fastify({
     logger: loggerOptions(config, opts.logger),
     bodyLimit: MAX_BODY_BYTES,
-    logController: new AccessLog({ disableRequestLogging: opts.requestLogging === undefined ? config.env === 'test' : !opts.requestLogging }),
+    logController: accessLog,
     genReqId: requestId,
     // A hop count trusts that many proxies in front (Fastify's own reading of a number).
     trustProxy: typeof config.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (config.trustProxy as number)) : config.trustProxy,
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
-    frameworkErrors,
+    frameworkErrors: accessLog.logged(frameworkErrors),
   }).withTypeProvider<ZodTypeProvider>() as AppInstance;
 
   app.setValidatorCompiler(zodValidatorCompiler);

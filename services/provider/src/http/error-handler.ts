@@ -65,10 +65,14 @@ function bodyProblem(code: string): string {
 /**
  * Fastify's `frameworkErrors` option: the router's own refusals (a bad URL encoding, a path
  * parameter past its length limit) reach the client in the same envelope as every other error.
+ * No route's hooks run for them: their access-log line is written by AccessLog.logged
+ * (http/observability.ts), which app.ts wraps this in (the error code is noted for it), and the
+ * request id header that registerAnswerHeaders gives every routed answer is set here.
  */
-export function frameworkErrors(err: unknown, _request: FastifyRequest, reply: FastifyReply): void {
+export function frameworkErrors(err: unknown, request: FastifyRequest, reply: FastifyReply): void {
   const appErr = toAppError(err);
-  void reply.status(appErr.statusCode).type('application/json').send(errorBody(appErr));
+  noteRequest({ errorCode: appErr.code }, request);
+  void reply.status(appErr.statusCode).header('x-request-id', request.id).type('application/json').send(errorBody(appErr));
 }
 
 export function registerErrorHandler(app: FastifyInstance): void {

@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
 import { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import type { Metrics } from '../infra/metrics.js';
-import { noteRequest, requestLogFields } from '../infra/request-context.js';
+import { noteRequest, requestLogFields, runWithRequest } from '../infra/request-context.js';
 import { activeTracer } from '../infra/tracing.js';
 
 /** Route label of a request no route matched (404s, router refusals). */
@@ -32,10 +32,33 @@ export class AccessLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    this.write(error, request, reply, reply.elapsedTime);
+  }
+
+  /**
+   * Fastify's `frameworkErrors` handler, wrapped so its answers are logged too. The router's own
+   * refusals (a bad URL encoding such as `/api/bets/%FF`, a path parameter past its length limit)
+   * are answered before any route runs, and Fastify sets up no end-of-request log for them: the
+   * line is written here when the answer has been sent, like every other request's.
+   */
+  logged<A extends unknown[]>(handler: (err: unknown, request: FastifyRequest, reply: FastifyReply, ...rest: A) => void) {
+    return (err: unknown, request: FastifyRequest, reply: FastifyReply, ...rest: A): void => {
+      const started = performance.now();
+      const done = (error?: Error) => {
+        reply.raw.off('finish', done).off('error', done);
+        this.write(error, request, reply, performance.now() - started);
+      };
+      reply.raw.once('finish', done).once('error', done);
+      // no onRequest hook ran: the request's notes (its error code, for the line) start here
+      runWithRequest(request, () => handler(err, request, reply, ...rest));
+    };
+  }
+
+  private write(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply, responseTime: number): void {
     if (this.isLogDisabled(request)) return;
     const about = accessLogFields(request);
-    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime, ...about }, 'request errored');
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime, ...about }, 'request completed');
+    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime, ...about }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime, ...about }, 'request completed');
   }
 }
 

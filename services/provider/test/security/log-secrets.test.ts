@@ -97,4 +97,23 @@ describe('the log of a run', () => {
     expect(log).toMatch(/"url":"\/api\/sessions\/\[redacted\]\/free-bets"/);
     for (const secret of used) expect(log.includes(secret), `the log holds ${secret.slice(0, 6)}…`).toBe(false);
   });
+
+  it('logs a request the router refuses (a bad percent-encoding) like any other: masked path, status, request id, error code', async () => {
+    const p = await w.player('log-bad-url', { gameType: 'dice' });
+    const cases = [
+      { url: '/api/bets/%FF', id: 'bad-url-1', logged: '/api/bets/%FF' },
+      // a session id in the refused path is masked like any other
+      { url: `/api/sessions/${p.sessionId}%FF/free-bets`, id: 'bad-url-2', logged: '/api/sessions/[redacted]/free-bets' },
+      { url: `/api/bets/%E0%A4%A?sessionId=${p.sessionId}`, id: 'bad-url-3', logged: '/api/bets/%E0%A4%A?sessionId=[redacted]' },
+    ];
+    for (const c of cases) {
+      const res = await w.t.app.inject({ method: 'GET', url: c.url, headers: { 'x-request-id': c.id } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
+      expect(res.headers['x-request-id']).toBe(c.id);
+      const line = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reqId === c.id);
+      expect(line).toEqual([expect.objectContaining({ msg: 'request completed', req: { method: 'GET', url: c.logged }, res: { statusCode: 400 }, errorCode: 'VALIDATION_ERROR' })]);
+    }
+    expect(lines.some((l) => l.includes(p.sessionId))).toBe(false);
+  });
 });
