@@ -7465,6 +7465,8 @@ export interface operations {
                             /** Format: date-time */
                             createdAt: string;
                         }[];
+                        /** @description when to ask again: 4 while a promotion of the player runs or has just ended, until the start of one coming within a minute, 60 when none (docs/promotions.md "Live leaderboard") */
+                        nextPollSeconds: number;
                     };
                 };
             };

@@ -4,8 +4,9 @@
  * the prizes), the running prize drops (prizes left, the chance, the committed seed hash), and a
  * notice when the player won a prize, with the drop's check in the in-browser verifier.
  * It reads GET /api/sessions/{sessionId}/promotions, which the server answers from a leaderboard
- * cached a couple of seconds, every POLL_MS (never per bet). Renders nothing when no promotion runs
- * and nothing was won.
+ * cached a couple of seconds, after the answer's `nextPollSeconds` (4 s while a promotion runs,
+ * 60 s when none; never per bet; nothing while the page is hidden: promo-poll.ts). Renders nothing
+ * when no promotion runs and nothing was won.
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { useGameEnv } from '../app/env';
@@ -13,10 +14,9 @@ import { api } from '../lib/api';
 import { fromApi, formatMultiplier } from '../lib/money';
 import { t } from '../i18n';
 import { GiftIcon, TrophyIcon } from './icons';
+import { startPolling } from './promo-poll';
 
 const DropCheck = lazy(() => import('../verifier/DropCheck').then((m) => ({ default: m.DropCheck })));
-
-export const POLL_MS = 4000;
 
 interface Entry {
   rank: number;
@@ -55,6 +55,7 @@ interface Panel {
   tournaments: Tournament[];
   drops: Drop[];
   wins: Win[];
+  nextPollSeconds?: number;
 }
 
 /** "1h 05m", "4m 09s", "12s" — the time until `endsAt`. */
@@ -79,24 +80,27 @@ export function Promotions() {
   const [dismissed, setDismissed] = useState<Set<string>>(() => new Set());
   const [now, setNow] = useState(() => Date.now());
 
-  const load = useCallback(async () => {
+  const load = useCallback(async (): Promise<number | undefined> => {
     try {
-      setPanel((await api.get(`/api/sessions/${encodeURIComponent(sessionId)}/promotions`)) as unknown as Panel);
+      const answer = (await api.get(`/api/sessions/${encodeURIComponent(sessionId)}/promotions`)) as unknown as Panel;
+      setPanel(answer);
+      return answer.nextPollSeconds;
     } catch {
       // the panel is an extra: a failed read leaves what was shown
+      return undefined;
     }
   }, [sessionId]);
 
   useEffect(() => {
-    // every POLL_MS ± 0.5 s: a thousand pages loaded at once do not keep asking in step
-    let poll: ReturnType<typeof setTimeout>;
-    const next = () => {
-      poll = setTimeout(() => void load().finally(next), POLL_MS - 500 + Math.random() * 1000);
-    };
-    void load().finally(next);
+    const stop = startPolling(load, {
+      document,
+      setTimeout: (fn, ms) => window.setTimeout(fn, ms),
+      clearTimeout: (h) => window.clearTimeout(h as number),
+      random: Math.random,
+    });
     const clock = setInterval(() => setNow(Date.now()), 1000);
     return () => {
-      clearTimeout(poll);
+      stop();
       clearInterval(clock);
     };
   }, [load]);

@@ -82,6 +82,7 @@ export const sessionPromotionsAnswer = z.object({
     z.object({ promoId: z.string(), name: z.string().nullable(), games: z.array(z.string()), currency, minBet: money, endsAt: time, prizes: z.array(money), oneIn: z.number().int().nullable(), rule: z.string(), serverSeedHash: z.string().nullable(), prizesLeft: z.number().int() }),
   ),
   wins: z.array(z.object({ promoId: z.string(), prize: z.number().int(), amount: money, currency, roundId: z.string().nullable(), status: z.string(), createdAt: time })),
+  nextPollSeconds: z.number().int().min(1).meta({ description: 'when to ask again: 4 while a promotion of the player runs or has just ended, until the start of one coming within a minute, 60 when none (docs/promotions.md "Live leaderboard")' }),
 });
 
 export const dropProofAnswer = z.object({

@@ -38,6 +38,31 @@ const endNow = (promoId: string) => w.t.services.db('promotions').where({ promo_
 const dice = { target: 50, direction: 'over' };
 
 describe('tournaments', () => {
+  it("tells the game page when to ask again: 60 s with nothing running, until a start coming soon, 4 s while one runs or has just ended", async () => {
+    const p = await w.player('tn-poller', { operatorId: 'tn-b' });
+    const hint = async () => {
+      const res = await w.call('GET', `/api/sessions/${p.sessionId}/promotions`);
+      expect(res.status, res.text).toBe(200);
+      return res.body.nextPollSeconds as number;
+    };
+    expect(await hint()).toBe(60);
+    const later = await tournament('tn-b', { startsAt: new Date(Date.now() + 600_000).toISOString() });
+    expect(later.status).toBe('scheduled');
+    expect(await hint()).toBe(60); // starts in 10 minutes: nothing to see before
+    const soon = await tournament('tn-b', { startsAt: new Date(Date.now() + 20_000).toISOString() });
+    const untilStart = await hint();
+    expect(untilStart).toBeGreaterThanOrEqual(4);
+    expect(untilStart).toBeLessThanOrEqual(20); // asks again when it starts
+    await w.t.services.db('promotions').where({ promo_id: soon.promoId }).update({ starts_at: w.t.services.db.fn.now() });
+    expect(await hint()).toBe(4); // running
+    await endNow(soon.promoId);
+    expect(await hint()).toBe(4); // ended, prizes not fixed yet: the win notice follows
+    await w.t.services.promotions.tick();
+    expect(await hint()).toBe(60); // final
+    expect((await signed('tn-b', 'POST', `/api/promotions/${later.promoId}/cancel`)).status).toBe(200);
+    expect(await hint()).toBe(60);
+  });
+
   it('scores settled paid rounds only, breaks ties by who got there first, and pays each rank once at the end', async () => {
     const t = await tournament('tn-a', { name: 'Weekend race', games: ['dice', 'limbo'], minBet: 1 });
     expect(t).toMatchObject({ kind: 'tournament', scoring: 'wagered', status: 'active', currency: 'USD', prizes: [10, 5, 2], prizePool: 17, allPlayers: true });

@@ -16,7 +16,8 @@ import type { SessionWithToken } from '../../sessions/sessions.js';
 import type { MoneyDeps } from '../money-path/callbacks.js';
 import { tournamentStandings, type StandingRow } from '../round-store/promo-reads.js';
 import { awardsOf, recentAwardsOfPlayer } from './award-store.js';
-import { activePromotionsOf, dropEntries, promotionPlayers, type Promotion } from './promotion-store.js';
+import { nextPollSeconds } from './poll-hint.js';
+import { activePromotionsOf, dropEntries, promotionPlayers, upcomingPromotionTimes, type Promotion } from './promotion-store.js';
 import { awardView, promotionOf, promotionView, seedRevealed, type PromoCaller } from './promotions.js';
 
 interface Standings {
@@ -94,10 +95,15 @@ export const PANEL_TOP = 10;
 /** What every watcher of an operator shares, built once per LEADERBOARD_CACHE_MS per pod. */
 interface OperatorPanel {
   promos: { p: Promotion; players: Set<string> | null; standings: Standings | null; names: Map<string, string | null>; awarded: number }[];
+  /** for the poll hint (poll-hint.ts) */
+  nextStartAt: string | null;
+  settling: boolean;
 }
+/** How long after its end a promotion's result is awaited before the page slows down again: the grace plus a couple of minutes of passes. */
+const SETTLE_EXTRA_SECONDS = 120;
 const panels = new WeakMap<object, Memo<string, Promise<OperatorPanel>>>();
 
-function operatorPanel(db: Queryable, operatorId: string, ttlMs: number): Promise<OperatorPanel> {
+function operatorPanel(db: Queryable, operatorId: string, ttlMs: number, graceSeconds: number): Promise<OperatorPanel> {
   let cache = panels.get(db);
   if (!cache) {
     cache = memo<string, Promise<OperatorPanel>>({ max: 1000, ttlMs });
@@ -118,7 +124,8 @@ function operatorPanel(db: Queryable, operatorId: string, ttlMs: number): Promis
         promos.push({ p, players, standings: null, names: new Map<string, string | null>(), awarded: (await awardsOf(db, p.promoId)).length });
       }
     }
-    return { promos };
+    const { nextStartAt, settling } = await upcomingPromotionTimes(db, operatorId, graceSeconds + SETTLE_EXTRA_SECONDS);
+    return { promos, nextStartAt, settling };
   })();
   cache.set(operatorId, build);
   build.catch(() => cache.delete(operatorId));
@@ -135,7 +142,7 @@ function operatorPanel(db: Queryable, operatorId: string, ttlMs: number): Promis
  */
 export async function sessionPromotions(deps: MoneyDeps & { sessions: { get(db: MoneyDeps['db'], id: string): Promise<SessionWithToken> } }, sessionId: string) {
   const session = await deps.sessions.get(deps.db, sessionId);
-  const [panel, awards] = await Promise.all([operatorPanel(deps.db, session.operatorId, deps.config.promotions.leaderboardCacheMs), recentAwardsOfPlayer(deps.db, session.operatorId, session.playerRef, 24)]);
+  const [panel, awards] = await Promise.all([operatorPanel(deps.db, session.operatorId, deps.config.promotions.leaderboardCacheMs, deps.config.promotions.graceSeconds), recentAwardsOfPlayer(deps.db, session.operatorId, session.playerRef, 24)]);
   const tournaments = [];
   const drops = [];
   for (const { p, players, standings, names, awarded } of panel.promos) {
@@ -154,7 +161,8 @@ export async function sessionPromotions(deps: MoneyDeps & { sessions: { get(db: 
     const v = awardView(a);
     return { promoId: v.promoId, prize: v.prize, amount: v.amount, currency: v.currency, roundId: a.roundId, status: v.status, createdAt: v.createdAt };
   });
-  return { tournaments, drops, wins };
+  const hint = nextPollSeconds({ running: tournaments.length + drops.length > 0, settling: panel.settling, nextStartAt: panel.nextStartAt, now: Date.now() });
+  return { tournaments, drops, wins, nextPollSeconds: hint };
 }
 
 /**

@@ -123,6 +123,24 @@ export async function activePromotionsOf(db: Queryable, operatorId: string): Pro
   return rows.map(fromRow);
 }
 
+/**
+ * What the game page's poll hint needs beyond the running promotions (leaderboard.ts): the next
+ * start of a scheduled promotion of the operator, and whether one ended within `settleSeconds`
+ * without its result fixed yet (its prizes are about to be awarded).
+ */
+export async function upcomingPromotionTimes(db: Queryable, operatorId: string, settleSeconds: number): Promise<{ nextStartAt: string | null; settling: boolean }> {
+  const res = await db.raw(
+    `SELECT min(starts_at) FILTER (WHERE starts_at > now()) AS next_start,
+            coalesce(bool_or(ends_at <= now() AND finalized_at IS NULL), false) AS settling
+       FROM promotions
+      WHERE operator_id = ? AND cancelled_at IS NULL
+        AND (starts_at > now() OR (ends_at <= now() AND ends_at > now() - make_interval(secs => ?) AND finalized_at IS NULL))`,
+    [operatorId, settleSeconds],
+  );
+  const row = (res.rows as { next_start: Date | string | null; settling: boolean }[])[0];
+  return { nextStartAt: row?.next_start ? toIso(row.next_start) : null, settling: row?.settling ?? false };
+}
+
 export type NewPromotion = Omit<Promotion, 'status' | 'players' | 'createdAt' | 'cancelledAt' | 'finalizedAt' | 'drawnUntil' | 'startsAt' | 'endsAt'> & { startsAt: Date; endsAt: Date };
 
 export async function insertPromotion(tx: Tx, p: NewPromotion, playerRefs: string[]): Promise<void> {
