@@ -8,7 +8,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { floats } from '@gp/game-core/fairness';
-import { cardFromFloat, cardPoints, isAce, isTenValue } from '@gp/game-core/games';
+import { cardFromFloat, cardPoints, isAce, isTenValue, minePositions, minesFloatsNeeded } from '@gp/game-core/games';
 import { expectNoProblems, launchBrowser, MOBILE, newPage, screenshot } from './helpers/browser.js';
 import { playRound } from './helpers/play.js';
 import { startStack, type Stack } from './helpers/stack.js';
@@ -207,17 +207,23 @@ describe('Mines autobet and the random tile (defect 8)', () => {
       // the chosen tiles, in the order picked, up to the first mine
       expect(round.result.revealed.slice(0, 2)).toEqual([7, 3].slice(0, round.result.revealed.length));
     }
-    // stop on loss: a loss limit of one minor unit ends the run at the first bust that leaves the run
-    // behind. The outcomes are the server's (random seeds): a lucky streak of cashouts can keep the
-    // run ahead for a long time, so the run also has a count, and whichever comes first ends it (an
-    // unlimited run hung a CI job for a minute).
+    // stop on loss: a loss limit of one minor unit ends the run at the first bust. The outcome is
+    // chosen, not waited for: a client seed under which the next round's mines hold tile 7, the
+    // first tile the run reveals, so the first round busts and the run stops after one bet (left to
+    // chance, a streak of cashouts kept the run going for up to 30 rounds, past the wait's bound on
+    // a loaded machine).
+    const pair = await stack.t.services.db('seed_pairs').where({ operator_id: 'pol-usd', player_ref: 'mines-auto', revealed: false }).first();
+    let seed = '';
+    for (let i = 0; !seed; i++) {
+      if (minePositions(floats(pair.server_seed, `bust-${i}`, BigInt(pair.next_nonce), minesFloatsNeeded()), 2).includes(7)) seed = `bust-${i}`;
+    }
+    await setClientSeed(page, seed);
     await page.locator('[data-testid=autobet-count]').fill('30');
     await page.locator('[data-testid=autobet-stop-loss]').fill('0.01');
     await page.locator('[data-testid=autobet-start]').click();
     await page.locator('[data-testid=autobet-status][data-state=stopped]').waitFor({ timeout: 60_000 });
-    const reason = await page.locator('[data-testid=autobet-status]').getAttribute('data-reason');
-    expect(['loss', 'count']).toContain(reason);
-    if (reason === 'count') expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-bets')).toBe('30');
+    expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-reason')).toBe('loss');
+    expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-bets')).toBe('1');
     await screenshot(page, 'mines-autobet-desktop');
     // the random tile in a manual round
     await page.locator('[data-testid=autobet-tab-manual]').click();
