@@ -23,7 +23,8 @@
  *  - Enabled profiles only (a disabled profile's rounds wait for the cron route or a console
  *    "retry now"). Rounds of a debit whose worker died (`debit_requested` past its lease) are
  *    rolled back the same way. Every WALLET_RETRY_SWEEP_S the pod also runs the cron pass's
- *    other steps (interrupted Blackjack extra debits, abandoned rounds, idempotency retention).
+ *    other steps (interrupted Blackjack extra debits, abandoned rounds, idempotency retention, and
+ *    the staff's old sign-in attempts: staff/staff-store.ts purgeOldSignInAttempts).
  */
 import type { Knex } from 'knex';
 import { leaseUntil } from './money-path/callbacks.js';
@@ -31,6 +32,7 @@ import type { RoundDeps } from './round-actions.js';
 import { getRound } from './round-store/reads.js';
 import { claimDueRound, makeOperatorDue, operatorsWithWork } from './round-store/retry-schedule.js';
 import { retryRound, runMaintenancePass, type RetryItem } from './wallet-retry-job.js';
+import { purgeOldSignInAttempts } from '../staff/staff-store.js';
 
 export interface RetrySchedule {
   /** Seconds between attempts: [first after the round was left pending, after the 1st, …]; the last repeats. */
@@ -112,6 +114,7 @@ export function createRetryScheduler(deps: RoundDeps, schedule: RetrySchedule, l
   async function sweep(): Promise<void> {
     try {
       for (const op of await deps.operators.list(deps.db)) if (op.enabled) await runMaintenancePass(deps, op.operatorId, 100);
+      await purgeOldSignInAttempts(deps.db); // not an operator's: once a sweep
     } catch (err) {
       log?.('wallet retry scheduler: the sweep failed', err);
     }

@@ -24,6 +24,7 @@ import { leaseUntil, operatorFor } from './money-path/callbacks.js';
 import { rollbackUnansweredDebit, sendPendingCredit, sendPendingRollback } from './money-path/pending-retries.js';
 import type { AbandonedRoundHandler, RoundDeps } from './round-actions.js';
 import { claimRoundsForWork, purgeIdempotencyRecords, type WorkFilter } from './round-store/work.js';
+import { purgeOldSignInAttempts } from '../staff/staff-store.js';
 import { restartIdleClock, updateRound } from './round-store/writes.js';
 import type { Round } from './round-store/rows.js';
 
@@ -81,6 +82,8 @@ export async function runWalletRetryJob(deps: RoundDeps, request: RetryRequest):
     for (const item of await sweepAbandonedRounds(deps, left())) count(item);
     // Retention: idempotency records past IDEMPOTENCY_RETENTION_HOURS (of the pass's operator) go.
     await purgeIdempotencyRecords(deps.db, { olderThan: new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000), operatorId: filter.operatorId });
+    // and the staff's sign-in attempts untouched for a day without a lock in force (one bounded batch)
+    await purgeOldSignInAttempts(deps.db);
   }
   return summary;
 }

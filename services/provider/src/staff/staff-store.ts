@@ -109,6 +109,26 @@ export async function clearSignInAttempts(db: Queryable, emailKey: string): Prom
   await db('staff_login_attempts').where({ email_key: emailKey }).delete();
 }
 
+/**
+ * Retention of sign-in attempts: a row with no lock in force that nobody touched for a day goes
+ * (every address ever tried leaves one, a mistyped or a guessed one too), at most `batch` rows a
+ * call, so a table swollen by a credential-stuffing run is emptied over several passes without a
+ * long statement. What goes is a count of failures over a day old; a lock in force always stays.
+ * The rows are picked FOR UPDATE SKIP LOCKED: a sign-in counting on a row at that moment keeps it
+ * (its updated_at is then recent). Answers how many went. Run by the wallet retry scheduler's
+ * sweep and the cron route's pass (rounds/retry-scheduler.ts, rounds/wallet-retry-job.ts).
+ */
+export async function purgeOldSignInAttempts(db: Queryable, batch = 1000): Promise<number> {
+  const result = await db.raw<{ rowCount: number | null }>(
+    `DELETE FROM staff_login_attempts WHERE email_key IN (
+       SELECT email_key FROM staff_login_attempts
+        WHERE (locked_until IS NULL OR locked_until <= now()) AND updated_at < now() - interval '1 day'
+        LIMIT ? FOR UPDATE SKIP LOCKED)`,
+    [batch],
+  );
+  return result.rowCount ?? 0;
+}
+
 /** The lock end of each email key that has one (the console's "Locked" badge). */
 export async function lockedUntilOf(db: Queryable, emailKeys: string[]): Promise<Map<string, string>> {
   if (emailKeys.length === 0) return new Map();
