@@ -256,6 +256,10 @@ export function createWalletClient(opts: WalletClientOptions): WalletClient {
     // The request this callback serves (its X-Request-Id), or a new id: sent with tracing on or off.
     const requestId = outgoingRequestId();
     for (let attempt = 1; attempt <= 2; attempt++) {
+      const started = Date.now();
+      // The operator's share of the pod (operator-bulkhead.ts); the in-process demo casino needs none.
+      const release = sandbox ? () => undefined : await bulkheads.acquire(operator.operatorId, opts.timeoutMs);
+      // Signed once the attempt may go, not before its wait for a share: the timestamp is the send's.
       const headers: Record<string, string> = {
         'content-type': 'application/json',
         ...signedHeaders(operator.operatorId, operator.sharedSecret, 'POST', path, body, now()),
@@ -263,9 +267,6 @@ export function createWalletClient(opts: WalletClientOptions): WalletClient {
         'x-request-id': requestId,
         ...traceHeaders(),
       };
-      const started = Date.now();
-      // The operator's share of the pod (operator-bulkhead.ts); the in-process demo casino needs none.
-      const release = sandbox ? () => undefined : await bulkheads.acquire(operator.operatorId, opts.timeoutMs);
       if (!release) {
         // Not sent. On the first attempt nothing can have moved; a retry not sent leaves the
         // first attempt's answer (no answer) as the outcome: that one may have been applied.
