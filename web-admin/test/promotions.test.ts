@@ -3,10 +3,13 @@
  * and the reference casino: a casino admin creates a tournament in the form, sees its leaderboard
  * as rounds are played, and after the end each rank's promo credit, credited; a prize drop's page
  * shows its committed hash and its awards; another casino's staff cannot open either (UI and API),
- * and cancelling is an admin's. Screenshots: docs/screenshots/admin-promotion*.png.
+ * and cancelling is an admin's. The reconciliation page shows the promo credits apart from paid
+ * and free-bet money (totals columns, the "Money" filter, the CSV), pending ones too.
+ * Screenshots: docs/screenshots/admin-promotion*.png, admin-reconciliation-promo.png.
  */
 import { startReferenceCasino, type ReferenceCasino } from '@gp/reference-casino';
 import type { Browser } from 'playwright-core';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminHeaders, createTestApp, type TestApp } from '../../services/provider/test/helpers/app.js';
 import { createAccount } from '../../services/provider/src/staff/staff.js';
@@ -117,6 +120,53 @@ describe('the promotions pages', () => {
     expect(await viewer.getByTestId('promo-new').count()).toBe(0);
     expect(await apiFromPage(viewer, 'POST', `/api/admin/promotions/${String((drop as unknown as { promoId?: string }).promoId ?? promoId)}/cancel`)).toMatchObject({ status: 403 });
     await viewer.close();
+    await page.close();
+  });
+
+  it('the reconciliation page shows promo credits apart from paid money, confirmed and pending, and exports them', async () => {
+    // after the first test: the tournament's 3 prizes (100 + 50 + 25) and the drop's first (20) credited.
+    // One more bet: it wins the running drop's next prize (10, oneIn 1) and a new drop's only one (7);
+    // the casino answers 503 to both credits: they stay pending.
+    const extra = await t.app.inject({ method: 'POST', url: '/api/admin/promotions', headers: adminHeaders, payload: { kind: 'prize_drop', operatorId: 'promo-a-usd', name: 'Lucky 7', prizes: [7], oneIn: 1, endsAt: new Date(Date.now() + 3_600_000).toISOString() } });
+    expect(extra.statusCode, extra.body).toBe(201);
+    await play('promo-a-usd', 'erin', 'Erin Shaw', [1]);
+    casino.setFaults([{ path: '/wallet/credit', kind: 'status', status: 503 }]);
+    await t.services.promotions.tick();
+    casino.clearFaults();
+    const pendingKeys = (await t.services.db('promotion_awards').where({ operator_id: 'promo-a-usd', callback_status: 'pending' })).map((a: { idempotency_key: string }) => a.idempotency_key);
+    expect(pendingKeys).toHaveLength(2);
+
+    const page = await newPage(browser);
+    await signIn(page, base, 'ops@promo-a.test', PASSWORD);
+    await page.getByRole('link', { name: 'Reconciliation' }).click();
+    // the totals: the paid money, and the promo credits in their own columns (never in payouts or GGR)
+    await page.getByTestId('totals-table').locator('tbody tr').first().waitFor();
+    const totalsRow = page.getByTestId('totals-table').locator('tbody tr').filter({ hasText: 'promo-a-usd' }).first();
+    await expect.poll(() => totalsRow.getByTestId('promo-credits').textContent()).toBe('195.00');
+    expect(await totalsRow.getByTestId('promo-pending').textContent()).toMatch(/^17\.00\s*2$/);
+    expect(await page.getByTestId('promo-pending-note').textContent()).toContain('2 promo credits not confirmed yet');
+    const totals = (await t.app.inject({ method: 'GET', url: '/api/admin/reconciliation/totals?operatorId=promo-a-usd', headers: adminHeaders })).json().totals as Record<string, unknown>[];
+    expect(totals).toHaveLength(1);
+    expect(totals[0]).toMatchObject({ promoCredits: 195, promoPending: 17, promoPendingCount: 2, freeBetPayouts: 0 });
+    expect(Number(totals[0]!.ggr)).toBeCloseTo(Number(totals[0]!.stakes) - Number(totals[0]!.payouts) - Number(totals[0]!.rollbacks), 6);
+    // the rows: rounds by default (no promo credit among them), the promo credits with their filter
+    await page.getByTestId('recon-table').locator('tbody tr').first().waitFor();
+    expect(new Set(await page.getByTestId('recon-table').locator('tbody tr td:nth-child(5)').allTextContents())).toEqual(new Set(['Paid']));
+    await page.getByTestId('recon-money').selectOption('promo');
+    await page.getByTestId('recon-apply').click();
+    await expect.poll(() => page.getByTestId('recon-table').locator('tbody tr').count()).toBe(6);
+    expect(new Set(await page.getByTestId('recon-table').locator('tbody tr td:nth-child(5)').allTextContents())).toEqual(new Set(['Promo']));
+    expect(await page.getByTestId('recon-table').locator('tbody tr').filter({ hasText: 'Credit pending' }).count()).toBe(2);
+    expect(await page.getByTestId('recon-table').textContent()).toContain('prize 1');
+    await screenshot(page, 'admin-reconciliation-promo');
+    // the CSV follows the filter: one line per promo credit, its kind, promotion and prize
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
+    const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    expect(csv[0]).toBe('createdAt,type,status,operatorId,roundId,playerRef,gameType,amount,currency,casinoTransactionId,idempotencyKey,money,campaignId,promoId,prize,sourceRoundId');
+    expect(csv).toHaveLength(1 + 6);
+    for (const line of csv.slice(1)) expect(line).toMatch(/,promo,,[0-9a-f-]{36},\d+,/);
+    expect(csv.filter((l) => l.includes(',credit_pending,pending,')).map((l) => l.split(',')[10]).sort()).toEqual([...pendingKeys].sort());
+    expect(page.problems).toEqual([]);
     await page.close();
   });
 });

@@ -747,7 +747,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Stakes, payouts, rollbacks and GGR per operator, currency and UTC day */
+        /** Paid stakes, payouts, rollbacks and GGR, free-bet payouts and promo credits per operator, currency and UTC day */
         get: operations["reconciliationTotals"];
         put?: never;
         post?: never;
@@ -4583,6 +4583,8 @@ export interface operations {
                 status?: "pending" | "succeeded" | "failed";
                 from?: string;
                 to?: string;
+                freeBet?: "true" | "false";
+                promo?: "true" | "false";
                 cursor?: string;
                 limit?: number;
             };
@@ -4686,6 +4688,10 @@ export interface operations {
                             payouts: components["schemas"]["Amount"];
                             rollbacks: components["schemas"]["Amount"];
                             ggr: components["schemas"]["Amount"];
+                            freeBetPayouts: components["schemas"]["Amount"];
+                            promoCredits: components["schemas"]["Amount"];
+                            promoPending: components["schemas"]["Amount"];
+                            promoPendingCount: number;
                         }[];
                     };
                 };
@@ -4718,6 +4724,8 @@ export interface operations {
                 status?: "pending" | "succeeded" | "failed";
                 from?: string;
                 to?: string;
+                freeBet?: "true" | "false";
+                promo?: "true" | "false";
             };
             header?: never;
             path?: never;

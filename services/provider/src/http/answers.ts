@@ -300,7 +300,22 @@ export const roundListAnswer = z.object({
 export const adminRoundAnswer = z.object({ round: betAnswer, replayUrl: z.string(), tenantId: z.string().nullable() });
 
 export const totalsAnswer = z.object({
-  totals: z.array(z.object({ operatorId: z.string(), currency, day: z.string(), debits: z.number().int(), stakes: money, payouts: money, rollbacks: money, ggr: money })),
+  totals: z.array(
+    z.object({
+      operatorId: z.string(),
+      currency,
+      day: z.string(),
+      debits: z.number().int(),
+      stakes: money,
+      payouts: money,
+      rollbacks: money,
+      ggr: money,
+      freeBetPayouts: money,
+      promoCredits: money,
+      promoPending: money,
+      promoPendingCount: z.number().int(),
+    }).meta({ description: "per day: paid rounds' confirmed stakes, payouts, rollbacks and GGR (stakes − payouts − rollbacks); free-bet rounds' confirmed payouts; promo credits confirmed and pending, by the day of the award (docs/promotions.md) — a free-bet or promo payout is never in payouts or ggr" }),
+  ),
 });
 
 export const pendingAnswer = z.object({

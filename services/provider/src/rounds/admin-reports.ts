@@ -7,6 +7,7 @@ import { gameRtp, type GameType } from '@gp/game-core/games';
 import { amountJson, type CurrencyCode } from '@gp/game-core/money';
 import { toBigInt, type Queryable } from '../store/db.js';
 import { reconciliationRows, type ReconciliationQuery } from './reconciliation.js';
+import { awardTotalsByDay } from './promotions/award-store.js';
 import { callbackHealth, moneyPerBucket, pendingRoundCounts, returnPerGame, roundsPerBucket, type FigureRange } from './round-store/reports.js';
 
 export interface TotalsQuery {
@@ -15,33 +16,84 @@ export interface TotalsQuery {
   to?: string | undefined;
 }
 
-/** Confirmed money per operator, currency and UTC day: stakes, payouts, rollbacks and GGR (stakes − payouts − rollbacks). */
+/**
+ * Money per operator, currency and UTC day, each kind apart (issue 30 item 2): paid rounds'
+ * confirmed stakes, payouts, rollbacks and GGR (stakes − payouts − rollbacks); free-bet rounds'
+ * confirmed payouts (the casinos' campaigns: no stake); promo credits (promotions' prizes, by the
+ * day of the award), confirmed and still pending. A free-bet or promo payout is never in `payouts`
+ * nor in `ggr`.
+ */
 export async function reconciliationTotals(db: Queryable, q: TotalsQuery) {
   const query = db('reconciliation_rows')
     .select('operator_id', 'currency', db.raw(`to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day`))
     .select(db.raw(`COALESCE(SUM(amount) FILTER (WHERE type = 'debit'), 0) AS stakes`))
-    .select(db.raw(`COALESCE(SUM(amount) FILTER (WHERE type = 'credit'), 0) AS payouts`))
+    .select(db.raw(`COALESCE(SUM(amount) FILTER (WHERE type = 'credit' AND free_bet_campaign_id IS NULL), 0) AS payouts`))
+    .select(db.raw(`COALESCE(SUM(amount) FILTER (WHERE type = 'credit' AND free_bet_campaign_id IS NOT NULL), 0) AS free_bet_payouts`))
     .select(db.raw(`COALESCE(SUM(amount) FILTER (WHERE type = 'rollback'), 0) AS rollbacks`))
     .select(db.raw(`COUNT(*) FILTER (WHERE type = 'debit') AS debits`))
     .where('status', 'succeeded')
-    .groupByRaw('1, 2, 3')
-    .orderByRaw('3 DESC, 1, 2');
+    .groupByRaw('1, 2, 3');
   if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
   if (q.from) query.where('created_at', '>=', q.from);
   if (q.to) query.where('created_at', '<', q.to);
-  const rows = (await query) as { operator_id: string; currency: CurrencyCode; day: string; stakes: string; payouts: string; rollbacks: string; debits: string | number }[];
+  const [rows, promos] = await Promise.all([
+    query as Promise<{ operator_id: string; currency: CurrencyCode; day: string; stakes: string; payouts: string; free_bet_payouts: string; rollbacks: string; debits: string | number }[]>,
+    awardTotalsByDay(db, q),
+  ]);
+  type Day = { operatorId: string; currency: CurrencyCode; day: string; debits: number; stakes: bigint; payouts: bigint; freeBetPayouts: bigint; rollbacks: bigint; promoCredits: bigint; promoPending: bigint; promoPendingCount: number };
+  const days = new Map<string, Day>();
+  const dayOf = (operatorId: string, currency: CurrencyCode, day: string) => {
+    const id = `${day}\u0000${operatorId}\u0000${currency}`;
+    let d = days.get(id);
+    if (!d) {
+      d = { operatorId, currency, day, debits: 0, stakes: 0n, payouts: 0n, freeBetPayouts: 0n, rollbacks: 0n, promoCredits: 0n, promoPending: 0n, promoPendingCount: 0 };
+      days.set(id, d);
+    }
+    return d;
+  };
+  for (const r of rows) {
+    const d = dayOf(r.operator_id, r.currency, r.day);
+    d.debits = Number(r.debits);
+    d.stakes = toBigInt(r.stakes);
+    d.payouts = toBigInt(r.payouts);
+    d.freeBetPayouts = toBigInt(r.free_bet_payouts);
+    d.rollbacks = toBigInt(r.rollbacks);
+  }
+  for (const p of promos) {
+    const d = dayOf(p.operator_id, p.currency, p.day);
+    const amount = toBigInt(String(p.amount ?? '0'));
+    if (p.callback_status === 'succeeded') d.promoCredits += amount;
+    else {
+      d.promoPending += amount;
+      d.promoPendingCount += Number(p.count);
+    }
+  }
+  const order = (a: Day, b: Day) => (a.day !== b.day ? (a.day < b.day ? 1 : -1) : a.operatorId !== b.operatorId ? (a.operatorId < b.operatorId ? -1 : 1) : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0);
   return {
-    totals: rows.map((r) => {
-      const stakes = toBigInt(r.stakes);
-      const payouts = toBigInt(r.payouts);
-      const rollbacks = toBigInt(r.rollbacks);
-      const m = (v: bigint) => amountJson(v, r.currency);
-      return { operatorId: r.operator_id, currency: r.currency, day: r.day, debits: Number(r.debits), stakes: m(stakes), payouts: m(payouts), rollbacks: m(rollbacks), ggr: m(stakes - payouts - rollbacks) };
+    totals: [...days.values()].sort(order).map((d) => {
+      const m = (v: bigint) => amountJson(v, d.currency);
+      return {
+        operatorId: d.operatorId,
+        currency: d.currency,
+        day: d.day,
+        debits: d.debits,
+        stakes: m(d.stakes),
+        payouts: m(d.payouts),
+        rollbacks: m(d.rollbacks),
+        ggr: m(d.stakes - d.payouts - d.rollbacks),
+        freeBetPayouts: m(d.freeBetPayouts),
+        promoCredits: m(d.promoCredits),
+        promoPending: m(d.promoPending),
+        promoPendingCount: d.promoPendingCount,
+      };
     }),
   };
 }
 
-export const CSV_COLUMNS = ['createdAt', 'type', 'status', 'operatorId', 'roundId', 'playerRef', 'gameType', 'amount', 'currency', 'casinoTransactionId', 'idempotencyKey'] as const;
+/** The CSV's columns: a row's money kind (`paid`, `free_bet`, `promo`), a free bet's campaign, a promo credit's promotion and prize. */
+export const CSV_COLUMNS = ['createdAt', 'type', 'status', 'operatorId', 'roundId', 'playerRef', 'gameType', 'amount', 'currency', 'casinoTransactionId', 'idempotencyKey', 'money', 'campaignId', 'promoId', 'prize', 'sourceRoundId'] as const;
+
+const moneyKind = (r: { freeBet?: true; promo?: true }) => (r.promo ? 'promo' : r.freeBet ? 'free_bet' : 'paid');
 
 /** One CSV field: quoted when it must be, and never read as a formula by a spreadsheet. */
 export function csvField(value: unknown): string {
@@ -56,7 +108,7 @@ export async function* reconciliationCsv(db: Queryable, q: Omit<ReconciliationQu
   let cursor: string | undefined;
   do {
     const page = await reconciliationRows(db, { ...q, cursor, limit: pageSize });
-    if (page.rows.length > 0) yield page.rows.map((r) => CSV_COLUMNS.map((c) => csvField(r[c])).join(',')).join('\r\n') + '\r\n';
+    if (page.rows.length > 0) yield page.rows.map((r) => CSV_COLUMNS.map((c) => csvField(c === 'money' ? moneyKind(r) : (r as Record<string, unknown>)[c])).join(',')).join('\r\n') + '\r\n';
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
 }

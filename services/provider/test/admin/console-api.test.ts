@@ -123,10 +123,11 @@ describe('reconciliation CSV and totals', () => {
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
     expect(csv.headers['content-disposition']).toMatch(/attachment/);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('createdAt,type,status,operatorId,roundId,playerRef,gameType,amount,currency,casinoTransactionId,idempotencyKey');
+    expect(lines[0]).toBe('createdAt,type,status,operatorId,roundId,playerRef,gameType,amount,currency,casinoTransactionId,idempotencyKey,money,campaignId,promoId,prize,sourceRoundId');
     expect(lines).toHaveLength(8);
+    for (const line of lines.slice(1)) expect(line).toMatch(/,paid,,,,$/); // a paid round's row: no campaign, no promotion
     const totals = (await t.app.inject({ method: 'GET', url: '/api/admin/reconciliation/totals?operatorId=op-a', headers: adminHeaders })).json().totals;
-    expect(totals[0]).toMatchObject({ operatorId: 'op-a', currency: 'USD', debits: 7, stakes: 7 });
+    expect(totals[0]).toMatchObject({ operatorId: 'op-a', currency: 'USD', debits: 7, stakes: 7, freeBetPayouts: 0, promoCredits: 0, promoPending: 0, promoPendingCount: 0 });
     expect(totals[0].ggr).toBeCloseTo(7 - totals[0].payouts - totals[0].rollbacks, 6);
     const dash = (await t.app.inject({ method: 'GET', url: `/api/admin/dashboard?from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date(Date.now() + 60_000).toISOString()}`, headers: adminHeaders })).json();
     expect(dash.rounds).toBe(7);

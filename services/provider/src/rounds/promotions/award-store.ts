@@ -186,6 +186,19 @@ export async function awardTotals(db: Queryable, q: { operatorId?: string | unde
   return (await query) as unknown as { operator_id: string; currency: CurrencyCode; callback_status: 'pending' | 'succeeded'; count: string | number; amount: string | null }[];
 }
 
+/** Promo credits per UTC day (of the award), operator, currency and credit state: the console's reconciliation totals. */
+export async function awardTotalsByDay(db: Queryable, q: { operatorIds?: string[] | null | undefined; from?: string | undefined; to?: string | undefined }) {
+  const query = db('promotion_awards')
+    .select(db.raw(`to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day`), 'operator_id', 'currency', 'callback_status')
+    .count({ count: '*' })
+    .sum({ amount: 'amount' })
+    .groupByRaw('1, 2, 3, 4');
+  if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
+  if (q.from) query.where('created_at', '>=', q.from);
+  if (q.to) query.where('created_at', '<', q.to);
+  return (await query) as unknown as { day: string; operator_id: string; currency: CurrencyCode; callback_status: 'pending' | 'succeeded'; count: string | number; amount: string | null }[];
+}
+
 export interface AwardRowsQuery {
   operatorId?: string | undefined;
   operatorIds?: string[] | null | undefined;

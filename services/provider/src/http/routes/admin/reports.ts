@@ -19,6 +19,10 @@ const filters = {
   status: z.enum(['pending', 'succeeded', 'failed']).optional(),
   from: queryTime.optional(),
   to: queryTime.optional(),
+  /** `true`: only free-bet rounds' callbacks; `false`: only paid ones (docs/free-bets.md) */
+  freeBet: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
+  /** `true`: the promo credits instead of the rounds' callbacks (docs/promotions.md "Reconciling") */
+  promo: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
 };
 const rowsQuery = z.object({ ...filters, cursor: z.string().regex(/^[0-9]{1,18}$/, 'must be a cursor this route answered').optional(), limit: queryInt(1, 500, 100) });
 const csvQuery = z.object(filters);
@@ -36,7 +40,7 @@ export function adminReportRoutes(app: AppInstance, s: Services): void {
 
   app.get(
     '/api/admin/reconciliation/totals',
-    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } }, schema: { operationId: 'reconciliationTotals', summary: 'Stakes, payouts, rollbacks and GGR per operator, currency and UTC day', tags: ['admin'], querystring: totalsQuery, response: { 200: totalsAnswer } } },
+    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } }, schema: { operationId: 'reconciliationTotals', summary: 'Paid stakes, payouts, rollbacks and GGR, free-bet payouts and promo credits per operator, currency and UTC day', tags: ['admin'], querystring: totalsQuery, response: { 200: totalsAnswer } } },
     async (request) => reconciliationTotals(s.db, { ...request.query, operatorIds: request.staffScope.operatorIds }),
   );
 
