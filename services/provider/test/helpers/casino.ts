@@ -165,15 +165,18 @@ export async function startWorld(operators: OperatorSpec[], appOptions: TestAppO
 }
 
 /** Calls the cron route until no round waits for a wallet retry (or gives up after `rounds` calls). */
-export async function drainRetries(w: World, opts: { rounds?: number; pauseMs?: number; query?: string } = {}): Promise<number> {
-  for (let i = 0; i < (opts.rounds ?? 40); i++) {
+export async function drainRetries(w: World, opts: { timeoutMs?: number; pauseMs?: number; query?: string } = {}): Promise<number> {
+  // Until nothing is pending, not a fixed number of passes: a pass can find the operator's wallet
+  // circuit open (a busy machine's timeouts) and retry nothing until it closes again.
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+  for (let i = 0; ; i++) {
     const open = await w.t.services.db('rounds').whereIn('status', ['credit_pending', 'rollback_pending', 'debit_requested']).count<{ n: string }[]>({ n: '*' });
     if (Number(open[0]?.n ?? 0) === 0) return i;
+    if (Date.now() > deadline) throw new Error(`${open[0]?.n} rounds still pending after ${i} passes of the cron route`);
     const res = await w.cron(opts.query ?? 'limit=100');
     expect(res.status, res.text).toBe(200);
-    if (opts.pauseMs) await sleep(opts.pauseMs);
+    await sleep(opts.pauseMs ?? 100);
   }
-  throw new Error('rounds still pending after the cron route ran out of tries');
 }
 
 /** Headers of a request the casino signs with its operator secret (CONTRACT.md §6), request target as sent. */

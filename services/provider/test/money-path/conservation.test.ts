@@ -135,7 +135,7 @@ describe('money conservation under random wallet faults', () => {
     for (const s of ['settled', 'credit_pending', 'cancelled', 'error']) expect(statuses, s).toContain(s);
 
     // The retries run under the same faults until nothing is pending, then once more after the slowest request landed.
-    await drainRetries(w, { rounds: 60, pauseMs: 50 });
+    await drainRetries(w, { pauseMs: 50 });
     w.casino.clearFaults();
     await sleep(LONGEST_FAULT_MS + 150);
     await drainRetries(w);
