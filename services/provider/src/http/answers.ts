@@ -231,6 +231,15 @@ export const retrySummaryAnswer = z.object({
   succeeded: z.number().int(),
   stillPending: z.number().int(),
   items: z.array(z.object({ roundId: z.string(), operation: z.enum(['credit', 'rollback']), outcome: z.enum(['succeeded', 'pending']) })),
+  promoCredits: z
+    .object({
+      retried: z.number().int(),
+      succeeded: z.number().int(),
+      stillPending: z.number().int(),
+      items: z.array(z.object({ promoId: z.string(), prize: z.number().int(), idempotencyKey: z.string(), outcome: z.enum(['succeeded', 'pending']) })),
+    })
+    .optional()
+    .meta({ description: "the cron route, when it sent any: the pass's operator's promo credits due for a retry (docs/promotions.md); not counted in scanned/retried" }),
 });
 
 /* ------------------------------------------------------------------ the admin console (issue 13) */

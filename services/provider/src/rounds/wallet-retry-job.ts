@@ -9,7 +9,10 @@
  *     past its lease (the worker died mid-debit) → an ambiguous debit: rolled back;
  *  3. Blackjack extra debits a stopped worker left, and their unconfirmed rollbacks
  *     (blackjack-recovery.ts);
- *  4. abandoned Mines and Blackjack rounds, as each operator's policy says (the cron route only).
+ *  4. abandoned Mines and Blackjack rounds, as each operator's policy says (the cron route only);
+ *  5. the operator's pending promo credits (promotions' prizes, issue 30; the cron route only,
+ *     at once as the rounds' retries, its own budget of `limit`): the same pass as the promotions pass's step 3, so a
+ *     deployment with PROMOTIONS=off or no scheduler still pays an award already made.
  *
  * Rounds are claimed with FOR UPDATE SKIP LOCKED and a lease (round-store/work.ts), so two
  * invocations at once never take the same round; each retry reuses the original idempotency key
@@ -21,6 +24,7 @@ import { AppError } from '../errors.js';
 import { closeAbandonedBlackjackRound, recoverInterruptedRounds } from './blackjack-recovery.js';
 import { closeAbandonedMinesRound } from './mines.js';
 import { leaseUntil, operatorFor } from './money-path/callbacks.js';
+import { payDueAwards, type PromoPayItem } from './money-path/promo-credits.js';
 import { rollbackUnansweredDebit, sendPendingCredit, sendPendingRollback } from './money-path/pending-retries.js';
 import type { AbandonedRoundHandler, RoundDeps } from './round-actions.js';
 import { claimRoundsForWork, purgeIdempotencyRecords, type WorkFilter } from './round-store/work.js';
@@ -52,6 +56,8 @@ export interface RetrySummary {
   succeeded: number;
   stillPending: number;
   items: RetryItem[];
+  /** The cron route only, when it sent any: the promo credits (docs/promotions.md "The credits you receive"). */
+  promoCredits?: { retried: number; succeeded: number; stillPending: number; items: PromoPayItem[] };
 }
 
 /** How each game closes an abandoned round. */
@@ -84,6 +90,14 @@ export async function runWalletRetryJob(deps: RoundDeps, request: RetryRequest):
     await purgeIdempotencyRecords(deps.db, { olderThan: new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000), operatorId: filter.operatorId });
     // and the staff's sign-in attempts untouched for a day without a lock in force (one bounded batch)
     await purgeOldSignInAttempts(deps.db);
+    // promo credits due for a retry, of the pass's operator (not for one round or one player)
+    if (!request.roundId && !request.playerRef) {
+      // like the rounds' retries of this route: at once, whatever the backoff (the same key and body)
+      const items = await payDueAwards(deps, { operatorId: filter.operatorId, limit: request.limit, ignoreBackoff: true });
+      const succeeded = items.filter((i) => i.outcome === 'succeeded').length;
+      // only when one was sent: an answer with nothing to say is CONTRACT.md §12's summary as it was
+      if (items.length > 0) summary.promoCredits = { retried: items.length, succeeded, stillPending: items.length - succeeded, items };
+    }
   }
   return summary;
 }

@@ -157,6 +157,31 @@ describe('tournaments', () => {
     expect(w.casino.transactions().filter((x) => x.idempotencyKey === `${t.promoId}:prize:1`)).toHaveLength(1);
   });
 
+  it("the cron fallback route retries the pending promo credits of its operator (no promotions pass, no scheduler)", async () => {
+    // PROMOTIONS is off under NODE_ENV=test and no scheduler runs: only the cron route sends it again
+    expect(w.t.services.config.promotions.enabled).toBe(false);
+    const t = await tournament('tn-a', { scoring: 'biggestWin', games: ['limbo'], prizes: [4] });
+    const p = await w.player('tn-gina', { operatorId: 'tn-a' });
+    expect((await w.bet(p, 'limbo', 1, { target: 1.01 })).status).toBe(200);
+    await endNow(t.promoId);
+    w.casino.setFaults([{ path: '/wallet/credit', kind: 'status', status: 503 }]);
+    expect((await w.t.services.promotions.tick()).paid).toEqual([expect.objectContaining({ prize: 1, outcome: 'pending' })]);
+    w.casino.clearFaults();
+    const key = `${t.promoId}:prize:1`;
+    expect((await w.t.services.db('promotion_awards').where({ promo_id: t.promoId }).first()).next_retry_at.getTime()).toBeGreaterThan(Date.now()); // its backoff: the cron route does not wait for it
+    // another operator's pass does not touch it
+    const other = await w.cron('operatorId=tn-b');
+    expect(other.status, other.text).toBe(200);
+    expect(other.body.promoCredits).toBeUndefined();
+    // its own operator's pass pays it, once
+    const run = await w.cron('operatorId=tn-a');
+    expect(run.status, run.text).toBe(200);
+    expect(run.body.promoCredits).toEqual({ retried: 1, succeeded: 1, stillPending: 0, items: [{ promoId: t.promoId, prize: 1, idempotencyKey: key, outcome: 'succeeded' }] });
+    expect((await w.cron('operatorId=tn-a')).body.promoCredits).toBeUndefined(); // nothing left
+    expect(w.casino.transactions().filter((x) => x.idempotencyKey === key)).toHaveLength(1);
+    expect((await signed('tn-a', 'GET', `/api/promotions/${t.promoId}/awards`)).body.awards).toEqual([expect.objectContaining({ status: 'credited' })]);
+  });
+
   it('a cancelled tournament pays nothing; cancelling is audited', async () => {
     const t = await tournament('tn-a', { prizes: [3] });
     const p = await w.player('tn-gina', { operatorId: 'tn-a' });

@@ -128,13 +128,13 @@ export async function recentAwardsOfPlayer(db: Queryable, operatorId: string, pl
 }
 
 /** Claims one pending award whose retry is due (or given by id), leasing it; null when none. */
-export async function claimDueAward(db: Queryable, leaseUntil: Date, opts: { operatorId?: string | undefined; awardId?: string | undefined; notOperators?: string[] } = {}): Promise<Award | null> {
+export async function claimDueAward(db: Queryable, leaseUntil: Date, opts: { operatorId?: string | undefined; awardId?: string | undefined; notOperators?: string[]; ignoreBackoff?: boolean } = {}): Promise<Award | null> {
   const skip = opts.notOperators ?? [];
   const res = await db.raw(
     `UPDATE promotion_awards SET lease_until = ?, updated_at = now()
       WHERE id = (SELECT id FROM promotion_awards
                    WHERE callback_status = 'pending' AND (lease_until IS NULL OR lease_until < now())
-                     AND (next_retry_at IS NULL OR next_retry_at <= now())
+                     ${opts.ignoreBackoff ? '' : 'AND (next_retry_at IS NULL OR next_retry_at <= now())'}
                      ${opts.operatorId ? 'AND operator_id = ?' : ''} ${opts.awardId ? 'AND id = ?' : ''} ${skip.length ? `AND operator_id NOT IN (${skip.map(() => '?').join(',')})` : ''}
                    ORDER BY next_retry_at NULLS FIRST, id LIMIT 1 FOR UPDATE SKIP LOCKED)
       RETURNING *`,
