@@ -9,6 +9,7 @@
  * when no promotion runs and nothing was won.
  */
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import type { Answer } from '../app/contract';
 import { useGameEnv } from '../app/env';
 import { api } from '../lib/api';
 import { fromApi, formatMultiplier } from '../lib/money';
@@ -18,45 +19,9 @@ import { startPolling } from './promo-poll';
 
 const DropCheck = lazy(() => import('../verifier/DropCheck').then((m) => ({ default: m.DropCheck })));
 
-interface Entry {
-  rank: number;
-  name: string;
-  score: unknown;
-  prize: unknown;
-  you?: boolean;
-}
-interface Tournament {
-  promoId: string;
-  name: string | null;
-  scoring: 'multiplier' | 'wagered' | 'profit' | 'biggestWin';
-  endsAt: string;
-  prizes: unknown[];
-  players: number;
-  top: Entry[];
-  you: Entry | null;
-}
-interface Drop {
-  promoId: string;
-  name: string | null;
-  endsAt: string;
-  prizes: unknown[];
-  prizesLeft: number;
-  oneIn: number;
-  serverSeedHash: string;
-}
-interface Win {
-  promoId: string;
-  prize: number;
-  amount: unknown;
-  roundId: string | null;
-  createdAt: string;
-}
-interface Panel {
-  tournaments: Tournament[];
-  drops: Drop[];
-  wins: Win[];
-  nextPollSeconds?: number;
-}
+/** The answer of GET /api/sessions/{sessionId}/promotions, generated from /openapi.json (app/contract.ts). */
+type Panel = Answer<'getSessionPromotions'>;
+type Tournament = Panel['tournaments'][number];
 
 /** "1h 05m", "4m 09s", "12s" — the time until `endsAt`. */
 export function timeLeft(endsAt: string, now: number): string {
@@ -144,7 +109,8 @@ export function Promotions() {
             {expanded && (
               <div className="gp-promo-body" data-testid="leaderboard">
                 <p className="gp-promo-meta">
-                  {t(`promo.scoring.${tn.scoring}`)} · {t('promo.prizes')}: {tn.prizes.slice(0, 3).map(money).join(' / ')}
+                  {tn.scoring !== null && `${t(`promo.scoring.${tn.scoring}`)} · `}
+                  {t('promo.prizes')}: {tn.prizes.slice(0, 3).map(money).join(' / ')}
                   {tn.prizes.length > 3 ? ' …' : ''}
                 </p>
                 <table className="gp-promo-table">
@@ -190,7 +156,13 @@ export function Promotions() {
             <span className="gp-promo-time">{t('promo.timeLeft', { time: timeLeft(d.endsAt, now) })}</span>
           </div>
           <p className="gp-promo-meta">
-            {t('promo.dropChance', { oneIn: d.oneIn })} · {t('promo.hash')} <code className="gp-nowrap" title={d.serverSeedHash}>{d.serverSeedHash.slice(0, 12)}…</code>
+            {d.oneIn !== null && t('promo.dropChance', { oneIn: d.oneIn })}
+            {d.serverSeedHash !== null && (
+              <>
+                {' · '}
+                {t('promo.hash')} <code className="gp-nowrap" title={d.serverSeedHash}>{d.serverSeedHash.slice(0, 12)}…</code>
+              </>
+            )}
           </p>
         </div>
       ))}
