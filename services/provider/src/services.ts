@@ -3,6 +3,7 @@
  * store, the wallet client and the demo casino, the sessions, and what the money path needs —
  * built from a Config, closed together. The HTTP app (app.ts) is built on top.
  */
+import { awardCountsByOperator } from './rounds/promotions/award-store.js';
 import { hostname } from 'node:os';
 import type { Config } from './config.js';
 import { createKeyValueStore, type KeyValueStore } from './infra/kv.js';
@@ -138,6 +139,7 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     pool: () => poolFigures(db),
     operatorIds: async () => (await db('operators').pluck('operator_id')) as string[],
     oldestPending: () => oldestPendingAges(db),
+    promoCredits: () => awardCountsByOperator(db),
   });
   return services;
 }

@@ -22,6 +22,7 @@
  *   gp_wallet_retries_oldest_pending_seconds{operator,operation}  age of the oldest pending credit / rollback (database)
  *   gp_wallet_retry_runs_total{operator,trigger}              retry passes: cron (the CronJob route), session (a new session)
  *   gp_wallet_retry_rounds_total{operator,result}             their rounds: claimed, settled, failed (still pending after the pass)
+ *   gp_promo_credits{operator,state}                          promotions' prizes awarded (issue 30), by credit state: credited, pending (database)
  *   gp_build_info{version,commit,node_version}                1, naming the build
  *   gp_nodejs_*, gp_process_*                                 prom-client's default metrics (event-loop lag, CPU, memory, GC)
  *
@@ -56,6 +57,8 @@ export interface MetricsSources {
   operatorIds?(): Promise<string[]>;
   /** The age of the oldest pending credit / rollback per operator (rounds/pending-age.ts). */
   oldestPending?(): Promise<{ operatorId: string; operation: string; seconds: number }[]>;
+  /** Promo credits (promotions' prizes) per operator and state (rounds/promotions/award-store.ts). */
+  promoCredits?(): Promise<{ operatorId: string; state: 'credited' | 'pending'; count: number }[]>;
 }
 
 /** One retry pass (rounds/wallet-retry-job.ts summary): rounds claimed, settled, still pending. */
@@ -274,6 +277,18 @@ export function createMetrics(): Metrics {
       this.reset();
       for (const op of operatorList) for (const operation of ['credit', 'rollback']) this.set({ operator: op, operation }, 0);
       for (const r of rows) this.set({ operator: r.operatorId, operation: r.operation }, Math.round(r.seconds));
+    },
+  });
+  new Gauge({
+    name: 'gp_promo_credits',
+    help: "Promotions' prizes awarded (issue 30), by operator and the state of their promo credit: credited (the casino confirmed it), pending (retried until it does); the whole install. Their sum is the awards made",
+    labelNames: ['operator', 'state'],
+    registers,
+    async collect() {
+      const [rows] = await Promise.all([sources?.promoCredits ? sources.promoCredits().catch(() => []) : Promise.resolve([]), primeOperators()]);
+      this.reset();
+      for (const op of operatorList) for (const state of ['credited', 'pending']) this.set({ operator: op, state }, 0);
+      for (const r of rows) this.set({ operator: r.operatorId, state: r.state }, r.count);
     },
   });
   new Gauge({

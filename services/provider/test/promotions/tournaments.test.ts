@@ -180,6 +180,11 @@ describe('tournaments', () => {
     expect((await w.cron('operatorId=tn-a')).body.promoCredits).toBeUndefined(); // nothing left
     expect(w.casino.transactions().filter((x) => x.idempotencyKey === key)).toHaveLength(1);
     expect((await signed('tn-a', 'GET', `/api/promotions/${t.promoId}/awards`)).body.awards).toEqual([expect.objectContaining({ status: 'credited' })]);
+    // /metrics: the awards per operator by credit state, from the database (none pending now)
+    const metrics = (await w.t.services.metrics.render()).body;
+    const credited = await w.t.services.db('promotion_awards').where({ operator_id: 'tn-a', callback_status: 'succeeded' }).count({ n: '*' }).first();
+    expect(metrics).toContain(`gp_promo_credits{operator="tn-a",state="credited"} ${Number(credited!.n)}`);
+    expect(metrics).toContain('gp_promo_credits{operator="tn-a",state="pending"} 0');
   });
 
   it('a cancelled tournament pays nothing; cancelling is audited', async () => {

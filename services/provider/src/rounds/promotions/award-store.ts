@@ -199,6 +199,12 @@ export async function awardTotalsByDay(db: Queryable, q: { operatorIds?: string[
   return (await query) as unknown as { day: string; operator_id: string; currency: CurrencyCode; callback_status: 'pending' | 'succeeded'; count: string | number; amount: string | null }[];
 }
 
+/** Awards per operator and credit state, for /metrics (gp_promo_credits). */
+export async function awardCountsByOperator(db: Queryable): Promise<{ operatorId: string; state: 'credited' | 'pending'; count: number }[]> {
+  const rows = (await db('promotion_awards').select('operator_id', 'callback_status').count({ count: '*' }).groupBy('operator_id', 'callback_status')) as unknown as { operator_id: string; callback_status: string; count: string | number }[];
+  return rows.map((r) => ({ operatorId: r.operator_id, state: r.callback_status === 'succeeded' ? 'credited' : 'pending', count: Number(r.count) }));
+}
+
 export interface AwardRowsQuery {
   operatorId?: string | undefined;
   operatorIds?: string[] | null | undefined;
