@@ -1725,19 +1725,6 @@ export interface operations {
                             /** @enum {string} */
                             outcome: "succeeded" | "pending";
                         }[];
-                        /** @description the cron route, when it sent any: the pass's operator's promo credits due for a retry (docs/promotions.md); not counted in scanned/retried */
-                        promoCredits?: {
-                            retried: number;
-                            succeeded: number;
-                            stillPending: number;
-                            items: {
-                                promoId: string;
-                                prize: number;
-                                idempotencyKey: string;
-                                /** @enum {string} */
-                                outcome: "succeeded" | "pending";
-                            }[];
-                        };
                     };
                 };
             };
@@ -4565,19 +4552,6 @@ export interface operations {
                             /** @enum {string} */
                             outcome: "succeeded" | "pending";
                         }[];
-                        /** @description the cron route, when it sent any: the pass's operator's promo credits due for a retry (docs/promotions.md); not counted in scanned/retried */
-                        promoCredits?: {
-                            retried: number;
-                            succeeded: number;
-                            stillPending: number;
-                            items: {
-                                promoId: string;
-                                prize: number;
-                                idempotencyKey: string;
-                                /** @enum {string} */
-                                outcome: "succeeded" | "pending";
-                            }[];
-                        };
                     };
                 };
             };

@@ -19,6 +19,9 @@ export const WEBHOOK_EVENTS = [
   'wallet.circuit_closed',
   'secret.grace_ended',
   'freebet.budget_exhausted',
+  'promo.ended',
+  'promo.credit_pending',
+  'promo.credit_settled',
   'webhook.test',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
