@@ -50,9 +50,9 @@ export async function loadSettledRounds(o: BigLoadOptions): Promise<{ seconds: n
         [o.operatorId, sessionId, currency, seedPairId, from, to],
       );
       await db.query(
-        `INSERT INTO wallet_callbacks (round_id, operator_id, player_ref, operation, purpose, idempotency_key, amount, currency, method, path, url,
+        `INSERT INTO wallet_callbacks (round_created_at, round_id, operator_id, player_ref, operation, purpose, idempotency_key, amount, currency, method, path, url,
                                        request_body, request_body_enc, response_body, status_code, callback_status, attempt_count, casino_transaction_id, created_at, updated_at)
-         SELECT r.round_id, r.operator_id, r.player_ref, op.operation, op.purpose, r.round_id || ':' || op.operation, op.amount, r.currency, 'POST', '/wallet/' || op.operation,
+         SELECT r.created_at, r.round_id, r.operator_id, r.player_ref, op.operation, op.purpose, r.round_id || ':' || op.operation, op.amount, r.currency, 'POST', '/wallet/' || op.operation,
                 'https://casino.example/wallet/' || op.operation,
                 '{"operatorId":"' || r.operator_id || '","playerRef":"' || r.player_ref || '","gameType":"dice","roundId":"' || r.round_id || '","amount":' || op.amount || ',"currency":"' || r.currency || '"}',
                 'v1.' || md5(r.round_id || op.operation) || md5(r.round_id), '{"casinoTransactionId":"tx-' || r.round_id || '-' || op.operation || '","balance":1000.00,"currency":"' || r.currency || '"}',

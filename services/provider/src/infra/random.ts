@@ -11,6 +11,20 @@ const POOL_BYTES = 4096;
 let pool = Buffer.alloc(0);
 let offset = 0;
 
+/**
+ * A UUIDv7 (RFC 9562): 48 bits of Unix time in milliseconds, then 74 random bits. Round ids are
+ * UUIDv7 (issue 25): the id carries the round's creation time, the key its partition is chosen by
+ * (migrations/20261128131000_time_partitions.js).
+ */
+export function uuidv7(now = Date.now()): string {
+  const b = pooledRandomBytes(16);
+  b.writeUIntBE(now, 0, 6);
+  b[6] = 0x70 | (b[6]! & 0x0f);
+  b[8] = 0x80 | (b[8]! & 0x3f);
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 export function pooledRandomBytes(n: number): Buffer {
   if (n > 256) return randomBytes(n);
   if (offset + n > pool.length) {

@@ -27,7 +27,7 @@ import { leaseUntil, operatorFor } from './money-path/callbacks.js';
 import { payDueAwards, type PromoPayItem } from './money-path/promo-credits.js';
 import { rollbackUnansweredDebit, sendPendingCredit, sendPendingRollback } from './money-path/pending-retries.js';
 import type { AbandonedRoundHandler, RoundDeps } from './round-actions.js';
-import { claimRoundsForWork, purgeIdempotencyRecords, type WorkFilter } from './round-store/work.js';
+import { claimRoundsForWork, ensureTimePartitions, purgeIdempotencyRecords, type WorkFilter } from './round-store/work.js';
 import { purgeOldSignInAttempts } from '../staff/staff-store.js';
 import { restartIdleClock, updateRound } from './round-store/writes.js';
 import type { Round } from './round-store/rows.js';
@@ -98,6 +98,7 @@ export async function runWalletRetryJob(deps: RoundDeps, request: RetryRequest):
       // only when one was sent: an answer with nothing to say is CONTRACT.md §12's summary as it was
       if (items.length > 0) summary.promoCredits = { retried: items.length, succeeded, stillPending: items.length - succeeded, items };
     }
+    await ensureTimePartitions(deps.db);
   }
   return summary;
 }
@@ -112,6 +113,7 @@ export async function runMaintenancePass(deps: RoundDeps, operatorId: string, li
   const items = (await recoverInterruptedRounds(deps, filter, leaseUntil(deps.config))).map((item): RetryItem => ({ roundId: item.roundId, operation: 'rollback', outcome: item.outcome }));
   items.push(...(await sweepAbandonedRounds(deps, { ...filter, limit: Math.max(0, limit - items.length) })));
   await purgeIdempotencyRecords(deps.db, { olderThan: new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000), operatorId });
+  await ensureTimePartitions(deps.db);
   return items;
 }
 

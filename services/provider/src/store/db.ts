@@ -29,7 +29,11 @@ export async function openDatabase(opts: { databaseUrl: string | undefined; data
   if (opts.databaseUrl) {
     db = knex({
       client: 'pg',
-      connection: { connectionString: opts.databaseUrl },
+      // The hot path's named statements (hotQuery) keep one generic plan: rounds and callbacks are
+      // partitioned (migration 20261128131000) and a custom plan, pruned while planning, made
+      // PostgreSQL plan every statement again (and evaluate the partition bounds' functions to do it).
+      // The generic plan prunes when it starts (Subplans Removed). Unnamed statements are unaffected.
+      connection: { connectionString: opts.databaseUrl, options: '-c plan_cache_mode=force_generic_plan' },
       pool: { min: 0, max: opts.poolMax ?? 10 },
       acquireConnectionTimeout: 10_000,
     });
@@ -48,6 +52,11 @@ export async function openDatabase(opts: { databaseUrl: string | undefined; data
   try {
     if (opts.migrate === false) await assertMigrated(db);
     else await migrate(db);
+    // the months of rounds and callbacks ahead (migration 20261128131000); a pod whose user may not
+    // create tables leaves it to the migrating Job and the maintenance pass
+    await db.raw("SELECT gp_ensure_time_partitions(interval '3 months')").catch((err: unknown) => {
+      if (opts.migrate !== false) throw err;
+    });
   } catch (err) {
     await db.destroy();
     throw err;

@@ -1,6 +1,7 @@
 /** The money rules the database itself holds (migrations/), whatever the code does. */
 import knexPkg, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../../src/infra/random.js';
 import { createTestDatabase } from '../helpers/app.js';
 
 let db: Knex;
@@ -31,9 +32,11 @@ afterAll(async () => {
 let n = 0;
 async function round(patch: Record<string, unknown> = {}) {
   const pair = await db('seed_pairs').first('id');
-  const id = `r${++n}`;
+  n += 1;
+  const id = uuidv7();
   await db('rounds').insert({
     round_id: id,
+    created_at: db.raw('gp_round_time(?)', [id]),
     operator_id: 'op',
     player_ref: 'p',
     session_id: 's1',
@@ -58,6 +61,13 @@ describe('database constraints', () => {
     await expect(db('rounds').where({ round_id: id }).update({ status: 'credit_pending' })).rejects.toThrow(/final/);
     await expect(db('rounds').where({ round_id: id }).update({ payout: 5 })).rejects.toThrow(/final/);
     await expect(db('rounds').where({ round_id: id }).delete()).rejects.toThrow(/final/);
+  });
+
+  it('a round id is a UUIDv7 and its time is the round\'s: ids stay unique across the monthly partitions', async () => {
+    const id = await round({ nonce: 900 });
+    await expect(round({ nonce: 901, round_id: id, created_at: db.raw('gp_round_time(?)', [id]) })).rejects.toThrow(/unique|duplicate/i);
+    await expect(round({ nonce: 902, created_at: db.raw("now() + interval '1 hour'") })).rejects.toThrow(/rounds_id_time/);
+    await expect(round({ nonce: 903, round_id: 'not-a-uuidv7', created_at: db.raw('now()') })).rejects.toThrow(/rounds_id_time/);
   });
 
   it('two rounds never share a nonce of one seed pair', async () => {
@@ -98,6 +108,7 @@ describe('database constraints', () => {
     const id = await round({ nonce: 4000 });
     const cb = (key: string, operation: string, extra: Record<string, unknown> = {}) =>
       db('wallet_callbacks').insert({
+        round_created_at: db.raw('gp_round_time(?)', [id]),
         round_id: id,
         operator_id: 'op',
         player_ref: 'p',
@@ -117,9 +128,11 @@ describe('database constraints', () => {
     await cb(`${id}:debit`, 'debit');
     await expect(cb(`${id}:debit`, 'debit')).rejects.toThrow(/unique/i);
     await cb(`${id}:credit`, 'credit');
-    await expect(cb(`${id}:credit2`, 'credit')).rejects.toThrow(/wallet_callbacks_one_credit/);
+    await expect(cb(`${id}:credit2`, 'credit')).rejects.toThrow(/wallet_callbacks_\w+_round_id_round_created_at_idx/);
     await cb(`${id}:debit:rollback`, 'rollback', { debit_idempotency_key: `${id}:debit` });
-    await expect(cb(`${id}:debit:rollback2`, 'rollback', { debit_idempotency_key: `${id}:debit` })).rejects.toThrow(/wallet_callbacks_one_rollback/);
+    await expect(cb(`${id}:debit:rollback2`, 'rollback', { debit_idempotency_key: `${id}:debit` })).rejects.toThrow(/wallet_callbacks_\w+_debit_idempotency_key_round_create\w*_idx/);
+    // a key names its round (so it is unique across the monthly partitions: migration 20261128131000)
+    await expect(cb(`other:debit`, 'debit')).rejects.toThrow(/wallet_callbacks_key_of_round/);
     await db('wallet_callbacks').where({ idempotency_key: `${id}:debit` }).update({ callback_status: 'succeeded' });
     await expect(db('wallet_callbacks').where({ idempotency_key: `${id}:debit` }).update({ callback_status: 'pending' })).rejects.toThrow(/cannot change/);
   });

@@ -37,7 +37,7 @@ export async function debitAndActivate<A>(
   if (!debit) throw new Error(`round ${round.roundId} has no debit: a free-bet round opens active`);
   const a = await attempt(deps, operator, debit);
   if (a.outcome.kind !== 'confirmed') {
-    await recordCallbackResult(deps.db, debit.id, a.result, a.balance);
+    await recordCallbackResult(deps.db, debit, a.result, a.balance);
     return debitNotConfirmed(deps, operator, round, a.outcome);
   }
   const after: Round = { ...round, status: 'active', leaseUntil: null };

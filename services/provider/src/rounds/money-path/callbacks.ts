@@ -184,7 +184,7 @@ export const afterAttempt = (cb: Callback, a: Attempt): Callback =>
 /** Sends a recorded callback and stores its result (and the player's balance) in one statement. */
 export async function sendCallback(deps: MoneyDeps, operator: OperatorWithSecret, cb: Callback): Promise<{ outcome: WalletOutcome; status: CallbackStatus; balance: bigint | null; callback: Callback }> {
   const a = await attempt(deps, operator, cb);
-  await recordCallbackResult(deps.db, cb.id, a.result, a.balance);
+  await recordCallbackResult(deps.db, cb, a.result, a.balance);
   return { outcome: a.outcome, status: a.status, balance: a.balance?.balance ?? null, callback: afterAttempt(cb, a) };
 }
 

@@ -39,14 +39,14 @@ export async function settleOpenedBet(
   }
   const a = await attempt(deps, operator, debit);
   if (a.outcome.kind !== 'confirmed') {
-    await recordCallbackResult(deps.db, debit.id, a.result, a.balance);
+    await recordCallbackResult(deps.db, debit, a.result, a.balance);
     return debitNotConfirmed(deps, operator, round, a.outcome);
   }
   let settled: Settlement;
   try {
     settled = settle({ serverSeed: opened.serverSeed, clientSeed: round.clientSeed, nonce: round.nonce });
   } catch (err) {
-    await recordCallbackResult(deps.db, debit.id, a.result, a.balance);
+    await recordCallbackResult(deps.db, debit, a.result, a.balance);
     const error = asAppError(err) ?? new AppError('INTERNAL_ERROR', 'the bet could not be settled');
     const status = await rollbackRound(deps, operator, round, ['debit_requested'], `settlement failed: ${error.code}`, error);
     throw error.withRound(round.roundId, status);

@@ -5,10 +5,10 @@
 import type { Knex } from 'knex';
 import type { GameType } from '@gp/game-core/games';
 import { hotQuery, type Queryable, toBigInt } from '../../store/db.js';
-import { type Callback, callbackFromRow, type CallbackRow, type Round, roundFromRow, type RoundRow } from './rows.js';
+import { type Callback, callbackFromRow, type CallbackRow, type Round, roundAt, roundAtValues, roundFromRow, type RoundRow } from './rows.js';
 
 export async function getRound(db: Queryable, roundId: string, opts: { forUpdate?: boolean } = {}): Promise<Round | null> {
-  const q = db<RoundRow>('rounds').where({ round_id: roundId });
+  const q = db<RoundRow>('rounds').where({ round_id: roundId }).whereRaw(roundAt('created_at'), roundAtValues(roundId));
   const row = await (opts.forUpdate ? q.forUpdate().first() : q.first());
   return row ? roundFromRow(row) : null;
 }
@@ -62,12 +62,12 @@ export interface RoundWithContext {
 /** The round, its callbacks, its seed pair and the player's latest balance, in one statement; null when unknown. */
 export async function getRoundWithContext(db: Queryable, roundId: string): Promise<RoundWithContext | null> {
   const sql = `SELECT r.*,
-      (SELECT COALESCE(json_agg(to_jsonb(c) || jsonb_build_object('id', c.id::text, 'amount', c.amount::text) ORDER BY c.id), '[]'::json) FROM wallet_callbacks c WHERE c.round_id = r.round_id) AS ctx_callbacks,
+      (SELECT COALESCE(json_agg(to_jsonb(c) || jsonb_build_object('id', c.id::text, 'amount', c.amount::text) ORDER BY c.id), '[]'::json) FROM wallet_callbacks c WHERE c.round_id = r.round_id AND c.round_created_at = r.created_at) AS ctx_callbacks,
       p.server_seed_hash AS ctx_seed_hash, p.server_seed AS ctx_seed, p.revealed AS ctx_revealed, b.balance::text AS ctx_balance, b.currency AS ctx_balance_currency
     FROM rounds r JOIN seed_pairs p ON p.id = r.seed_pair_id
     LEFT JOIN player_balances b ON b.operator_id = r.operator_id AND b.player_ref = r.player_ref
-    WHERE r.round_id = ?`;
-  const res = await hotQuery(db, 'gp_round_with_context', sql, [roundId]);
+    WHERE r.round_id = ? AND ${roundAt('r.created_at')}`;
+  const res = await hotQuery(db, 'gp_round_with_context', sql, [roundId, ...roundAtValues(roundId)]);
   const row = (res.rows as (RoundRow & { ctx_callbacks: unknown; ctx_seed_hash: string; ctx_seed: string; ctx_revealed: boolean; ctx_balance: string | null; ctx_balance_currency: string | null })[])[0];
   if (!row) return null;
   const raw = typeof row.ctx_callbacks === 'string' ? (JSON.parse(row.ctx_callbacks) as CallbackRow[]) : (row.ctx_callbacks as CallbackRow[]);
@@ -81,12 +81,14 @@ export async function getRoundWithContext(db: Queryable, roundId: string): Promi
 }
 
 export async function getCallback(db: Queryable, idempotencyKey: string): Promise<Callback | null> {
-  const row = await db<CallbackRow>('wallet_callbacks').where({ idempotency_key: idempotencyKey }).first();
+  // every key begins with its round's id (CHECK wallet_callbacks_key_of_round): its month is known
+  const roundId = idempotencyKey.split(':')[0] ?? '';
+  const row = await db<CallbackRow>('wallet_callbacks').where({ idempotency_key: idempotencyKey }).whereRaw(roundAt('round_created_at'), roundAtValues(roundId)).first();
   return row ? callbackFromRow(row) : null;
 }
 
 export async function callbacksOfRound(db: Queryable, roundId: string): Promise<Callback[]> {
-  const rows = await db<CallbackRow>('wallet_callbacks').where({ round_id: roundId }).orderBy('id');
+  const rows = await db<CallbackRow>('wallet_callbacks').where({ round_id: roundId }).whereRaw(roundAt('round_created_at'), roundAtValues(roundId)).orderBy('id');
   return rows.map(callbackFromRow);
 }
 

@@ -119,14 +119,14 @@ export async function returnPerGame(db: Queryable, r: FigureRange): Promise<{ ga
 
 /** Rounds waiting for the wallet (credit_pending, rollback_pending), by operator. */
 export async function pendingRoundCounts(db: Queryable, operatorIds: string[] | null): Promise<{ operatorId: string; status: string; rounds: number }[]> {
-  const q = db('rounds').select('operator_id', 'status').count({ n: '*' }).whereIn('round_id', db('rounds_in_flight').select('round_id')).whereIn('status', ['credit_pending', 'rollback_pending']).groupBy('operator_id', 'status');
+  const q = db('rounds').select('operator_id', 'status').count({ n: '*' }).whereIn(['round_id', 'created_at'], db('rounds_in_flight').select('round_id', 'created_at')).whereIn('status', ['credit_pending', 'rollback_pending']).groupBy('operator_id', 'status');
   const rows = (await scoped(q, 'operator_id', operatorIds)) as { operator_id: string; status: string; n: string | number }[];
   return rows.map((x) => ({ operatorId: x.operator_id, status: x.status, rounds: Number(x.n) }));
 }
 
 /** The pending rounds themselves, oldest first (the reconciliation page's "retry now" list). */
 export async function pendingRounds(db: Queryable, operatorIds: string[] | null, limit: number): Promise<Round[]> {
-  const q = db<RoundRow>('rounds').whereIn('round_id', db('rounds_in_flight').select('round_id')).whereIn('status', ['credit_pending', 'rollback_pending']).orderBy('updated_at').limit(limit);
+  const q = db<RoundRow>('rounds').whereIn(['round_id', 'created_at'], db('rounds_in_flight').select('round_id', 'created_at')).whereIn('status', ['credit_pending', 'rollback_pending']).orderBy('updated_at').limit(limit);
   return (await scoped(q, 'operator_id', operatorIds)).map(roundFromRow);
 }
 

@@ -7,13 +7,18 @@ import type { Knex } from 'knex';
 
 const PENDING = "('credit_pending', 'rollback_pending')";
 /** Rounds the scheduler may take now or later (not held by a worker). */
-const WAITING = `round_id IN (SELECT round_id FROM rounds_in_flight) AND ((status IN ${PENDING} AND (lease_until IS NULL OR lease_until < now())) OR (status = 'debit_requested' AND lease_until IS NOT NULL AND lease_until < now()))`;
+/**
+ * The rounds in flight joined to their rounds on (round_id, created_at): PostgreSQL reads only the
+ * months that hold one (run-time partition pruning, migration 20261128131000).
+ */
+const IN_FLIGHT = 'rounds_in_flight f JOIN rounds r ON r.round_id = f.round_id AND r.created_at = f.created_at';
+const WAITING = `((status IN ${PENDING} AND (lease_until IS NULL OR lease_until < now())) OR (status = 'debit_requested' AND lease_until IS NOT NULL AND lease_until < now()))`;
 
 /** Operators with waiting rounds: whether any is due (`first`: seconds after a round was left pending), and when one was last tried. */
 export async function operatorsWithWork(db: Knex, first: number): Promise<{ operatorId: string; due: boolean; lastTry: Date | null }[]> {
   const { rows } = await db.raw(
     `SELECT operator_id, bool_or(status = 'debit_requested' OR coalesce(next_retry_at, updated_at + make_interval(secs => ?)) <= now()) AS due, max(last_retry_at) AS last_try
-       FROM rounds WHERE ${WAITING} GROUP BY operator_id`,
+       FROM ${IN_FLIGHT} WHERE ${WAITING} GROUP BY operator_id`,
     [first],
   );
   return (rows as { operator_id: string; due: boolean; last_try: Date | string | null }[]).map((r) => ({ operatorId: r.operator_id, due: r.due, lastTry: r.last_try ? new Date(r.last_try) : null }));
@@ -26,8 +31,8 @@ export async function claimDueRound(db: Knex, operatorId: string, probe: boolean
   const { rows } = await db.raw(
     `UPDATE rounds SET lease_until = ?, retry_attempts = retry_attempts + 1, last_retry_at = now(),
             next_retry_at = now() + make_interval(secs => (?::int[])[least(retry_attempts + 2, ?)])
-      WHERE round_id = (SELECT round_id FROM rounds WHERE operator_id = ? AND ${WAITING} AND ${due}
-                         ORDER BY coalesce(next_retry_at, updated_at) LIMIT 1 FOR UPDATE SKIP LOCKED)
+      WHERE round_id = (SELECT r.round_id FROM ${IN_FLIGHT} WHERE operator_id = ? AND ${WAITING} AND ${due}
+                         ORDER BY coalesce(next_retry_at, updated_at) LIMIT 1 FOR UPDATE OF r SKIP LOCKED)
       RETURNING round_id, retry_attempts`,
     [lease, backoffSeconds, backoffSeconds.length, operatorId, ...(probe ? [] : [first])],
   );
@@ -37,5 +42,5 @@ export async function claimDueRound(db: Knex, operatorId: string, probe: boolean
 
 /** The casino answered a round that had failed before: the operator's other waiting rounds are due now. */
 export async function makeOperatorDue(db: Knex, operatorId: string): Promise<void> {
-  await db.raw(`UPDATE rounds SET next_retry_at = now() WHERE round_id IN (SELECT round_id FROM rounds_in_flight) AND operator_id = ? AND status IN ${PENDING} AND next_retry_at > now()`, [operatorId]);
+  await db.raw(`UPDATE rounds r SET next_retry_at = now() FROM rounds_in_flight f WHERE r.round_id = f.round_id AND r.created_at = f.created_at AND operator_id = ? AND status IN ${PENDING} AND next_retry_at > now()`, [operatorId]);
 }

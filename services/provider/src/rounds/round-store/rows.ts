@@ -236,14 +236,23 @@ export interface BalanceReport {
   balance: bigint;
 }
 
-const CALLBACK_COLUMNS = 'round_id, operator_id, player_ref, operation, purpose, idempotency_key, debit_idempotency_key, amount, currency, method, path, url, request_body, request_body_enc, callback_status';
+/**
+ * Rounds and wallet callbacks are partitioned by the round's time (migration 20261128131000): a
+ * statement that names the round by id also bounds that time, `column BETWEEN gp_round_lo(id) AND
+ * gp_round_hi(id)` (the UUIDv7 id's time, or the legacy partition's range for an older id), so
+ * PostgreSQL reads one partition. Two `?`: the round id twice (`roundAtValues`).
+ */
+export const roundAt = (column: string) => `${column} BETWEEN gp_round_lo(?::text) AND gp_round_hi(?::text)`;
+export const roundAtValues = (roundId: string) => [roundId, roundId];
+
+const CALLBACK_COLUMNS = 'round_created_at, round_id, operator_id, player_ref, operation, purpose, idempotency_key, debit_idempotency_key, amount, currency, method, path, url, request_body, request_body_enc, callback_status';
 
 export function callbackValues(c: NewCallback): unknown[] {
   return [c.operatorId, c.playerRef, c.operation, c.purpose, c.idempotencyKey, c.debitIdempotencyKey, c.amount.toString(), c.currency, c.path, c.url, c.requestBody, c.requestBodyEnc];
 }
 /** `INSERT INTO wallet_callbacks … SELECT` of one new callback whose round id comes from the CTE `source`. */
 export const insertCallbackFrom = (source: string) =>
-  `INSERT INTO wallet_callbacks (${CALLBACK_COLUMNS}) SELECT ${source}.round_id, ?, ?, ?, ?, ?, ?, ?, ?, 'POST', ?, ?, ?, ?, 'pending' FROM ${source} RETURNING id, created_at, updated_at`;
+  `INSERT INTO wallet_callbacks (${CALLBACK_COLUMNS}) SELECT ${source}.created_at, ${source}.round_id, ?, ?, ?, ?, ?, ?, ?, ?, 'POST', ?, ?, ?, ?, 'pending' FROM ${source} RETURNING id, created_at, updated_at`;
 
 export function callbackRecorded(c: NewCallback, row: { cb_id: string | number; cb_created_at: Date | string; cb_updated_at: Date | string }): Callback {
   return {
@@ -263,15 +272,15 @@ export function callbackRecorded(c: NewCallback, row: { cb_id: string | number; 
 }
 
 /** `UPDATE wallet_callbacks` storing an attempt's result (a final callback stays as it is) + the balance upsert, as two CTEs. */
-export function resultCtes(callbackId: string, r: CallbackResult, balance: BalanceReport | null): { sql: string; values: unknown[] } {
+export function resultCtes(callback: { id: string; roundId: string }, r: CallbackResult, balance: BalanceReport | null): { sql: string; values: unknown[] } {
   const sql = `cb AS (
       UPDATE wallet_callbacks SET callback_status = ?, attempt_count = attempt_count + ?, status_code = ?, response_body = ?, error_code = ?, error_message = ?, casino_transaction_id = ?, updated_at = now()
-      WHERE id = ? AND callback_status = 'pending' RETURNING id
+      WHERE id = ? AND ${roundAt('round_created_at')} AND callback_status = 'pending' RETURNING id
     ), bal AS (
       INSERT INTO player_balances (operator_id, player_ref, currency, balance, reported_at) SELECT ?, ?, ?, ?, now() WHERE ?::boolean
       ON CONFLICT (operator_id, player_ref) DO UPDATE SET currency = EXCLUDED.currency, balance = EXCLUDED.balance, reported_at = EXCLUDED.reported_at
     )`;
-  const values: unknown[] = [r.status, r.attempts, r.statusCode, r.responseBody, r.errorCode, r.errorMessage, r.casinoTransactionId, callbackId];
+  const values: unknown[] = [r.status, r.attempts, r.statusCode, r.responseBody, r.errorCode, r.errorMessage, r.casinoTransactionId, callback.id, ...roundAtValues(callback.roundId)];
   values.push(balance?.operatorId ?? '', balance?.playerRef ?? '', balance?.currency ?? 'USD', (balance?.balance ?? 0n).toString(), balance !== null);
   return { sql, values };
 }

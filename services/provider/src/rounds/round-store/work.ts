@@ -36,6 +36,16 @@ export async function purgeIdempotencyRecords(db: Queryable, opts: { olderThan: 
   return removed;
 }
 
+/**
+ * Creates the months of rounds and wallet callbacks up to `ahead` from now (migration
+ * 20261128131000: gp_ensure_time_partitions, idempotent, serialised by an advisory lock). Run at
+ * start and by the maintenance pass, so the month a bet falls in always exists.
+ */
+export async function ensureTimePartitions(db: Queryable, ahead = '3 months'): Promise<number> {
+  const res = (await db.raw('SELECT gp_ensure_time_partitions(?::interval) AS made', [ahead])) as { rows?: { made: number }[] };
+  return Number(res.rows?.[0]?.made ?? 0);
+}
+
 const FINAL_LIST = FINAL_STATUSES.map((s) => `'${s}'`).join(', ');
 
 export interface WorkFilter {
@@ -66,7 +76,16 @@ export type Work =
 export async function claimRoundsForWork(db: Knex, work: Work, filter: WorkFilter, lease: Date): Promise<Round[]> {
   if (filter.limit <= 0) return [];
   return db.transaction(async (tx) => {
-    const ids = tx('rounds').select('round_id').whereIn('round_id', tx('rounds_in_flight').select('round_id')).orderBy('updated_at').limit(filter.limit).forUpdate().skipLocked();
+    // the rounds in flight joined on (round_id, created_at): only the months holding one are read (run-time pruning)
+    const ids = tx('rounds_in_flight as f')
+      .join('rounds as r', (j) => {
+        j.on('r.round_id', 'f.round_id').andOn('r.created_at', 'f.created_at');
+      })
+      .select('r.round_id')
+      .orderBy('r.updated_at')
+      .limit(filter.limit)
+      .forUpdate('r')
+      .skipLocked();
     // (knex builders are thenables: the callbacks build and return nothing, so nothing looks like an unawaited promise)
     const leaseFree = (q: Knex.QueryBuilder): void => {
       q.whereNull('lease_until').orWhere('lease_until', '<', tx.fn.now());
@@ -87,7 +106,7 @@ export async function claimRoundsForWork(db: Knex, work: Work, filter: WorkFilte
     }
     if (filter.operatorId) ids.andWhere('operator_id', filter.operatorId);
     if (filter.playerRef) ids.andWhere('player_ref', filter.playerRef);
-    if (filter.roundId) ids.andWhere('round_id', filter.roundId);
+    if (filter.roundId) ids.andWhere('r.round_id', filter.roundId);
     const change: Record<string, unknown> = { lease_until: lease };
     if (work.kind === 'interrupted') change.version = tx.raw('version + 1');
     const rows = await tx('rounds').whereIn('round_id', ids).update(change).returning('*');
@@ -123,7 +142,7 @@ export async function countOpenRounds(db: Queryable): Promise<OpenRoundCount[]> 
   const rows: { operator_id: string; game_type: GameType; status: RoundStatus; n: string | number }[] = await db('rounds')
     .select('operator_id', 'game_type', 'status')
     .count({ n: '*' })
-    .whereIn('round_id', db('rounds_in_flight').select('round_id'))
+    .whereIn(['round_id', 'created_at'], db('rounds_in_flight').select('round_id', 'created_at'))
     .whereIn('status', ['active', 'debit_requested', 'credit_pending', 'rollback_pending'])
     .groupBy('operator_id', 'game_type', 'status');
   return rows.map((r) => ({ operatorId: r.operator_id, gameType: r.game_type, status: r.status, count: Number(r.n) }));

@@ -11,7 +11,7 @@
  */
 import { hotQuery, type Queryable } from '../../store/db.js';
 import type { CloseStatus, RoundStatus } from '../round-status.js';
-import { type BalanceReport, type Callback, callbackFromRow, callbackRecorded, type CallbackResult, type CallbackRow, callbackValues, insertCallbackFrom, type KeyAnswer, type KeyClaim, multiplierToColumn, type NewCallback, type NewRound, resultCtes, type Round, roundFromRow, type RoundRow } from './rows.js';
+import { roundAt, roundAtValues, type BalanceReport, type Callback, callbackFromRow, callbackRecorded, type CallbackResult, type CallbackRow, callbackValues, insertCallbackFrom, type KeyAnswer, type KeyClaim, multiplierToColumn, type NewCallback, type NewRound, resultCtes, type Round, roundFromRow, type RoundRow } from './rows.js';
 import { getCallback } from './reads.js';
 
 export interface RoundChange {
@@ -47,7 +47,7 @@ export async function updateRound(db: Queryable, roundId: string, expected: Roun
   if (change.leaseUntil !== undefined) patch.lease_until = change.leaseUntil;
   if (change.settled) patch.settled_at = db.fn.now();
   if (change.bumpVersion) patch.version = db.raw('version + 1');
-  const q = db<RoundRow>('rounds').where({ round_id: roundId }).whereIn('status', Array.isArray(expected) ? expected : [expected]);
+  const q = db<RoundRow>('rounds').where({ round_id: roundId }).whereRaw(roundAt('created_at'), roundAtValues(roundId)).whereIn('status', Array.isArray(expected) ? expected : [expected]);
   if (version !== undefined) q.andWhere({ version });
   const rows = await q.update(patch).returning('*');
   return rows[0] ? roundFromRow(rows[0] as RoundRow) : null;
@@ -61,6 +61,7 @@ export async function updateRound(db: Queryable, roundId: string, expected: Roun
 export async function leaseActiveRound(db: Queryable, round: Pick<Round, 'roundId' | 'version'>, lease: Date | null, bumpVersion: boolean): Promise<Round | null> {
   const rows = await db('rounds')
     .where({ round_id: round.roundId, status: 'active', version: round.version })
+    .whereRaw(roundAt('created_at'), roundAtValues(round.roundId))
     .update({ lease_until: lease, ...(bumpVersion ? { version: db.raw('version + 1') } : {}) })
     .returning('*');
   return rows[0] ? roundFromRow(rows[0] as RoundRow) : null;
@@ -68,7 +69,7 @@ export async function leaseActiveRound(db: Queryable, round: Pick<Round, 'roundI
 
 /** An active round kept open by the abandoned-round policy: its idle clock starts again. */
 export async function restartIdleClock(db: Queryable, roundId: string): Promise<void> {
-  await db('rounds').where({ round_id: roundId, status: 'active' }).update({ updated_at: db.fn.now() });
+  await db('rounds').where({ round_id: roundId, status: 'active' }).whereRaw(roundAt('created_at'), roundAtValues(roundId)).update({ updated_at: db.fn.now() });
 }
 
 /**
@@ -79,11 +80,11 @@ export async function restartIdleClock(db: Queryable, roundId: string): Promise<
  */
 export async function advanceActiveRound(db: Queryable, a: { roundId: string; version: number; state: unknown; totalStaked?: bigint; answer: KeyAnswer }): Promise<Round | null> {
   const k = a.answer;
-  const values: unknown[] = [JSON.stringify(a.state), a.totalStaked === undefined ? null : a.totalStaked.toString(), a.roundId, a.version];
+  const values: unknown[] = [JSON.stringify(a.state), a.totalStaked === undefined ? null : a.totalStaked.toString(), a.roundId, ...roundAtValues(a.roundId), a.version];
   values.push(k.claim.operatorId, k.claim.sessionId, k.claim.key, k.claim.requestHash, k.body, k.roundStatus);
   const sql = `WITH r AS (
       UPDATE rounds SET state = ?::jsonb, total_staked = COALESCE(?::numeric, total_staked), version = version + 1, updated_at = now()
-      WHERE round_id = ? AND status = 'active' AND version = ? RETURNING *
+      WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'active' AND version = ? RETURNING *
     ), k AS (
       INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id, state, response_status, response_body, response_round_status, completed_at)
       SELECT ?, ?, ?, ?, r.round_id, 'completed', 200, ?::jsonb, ?, now() FROM r RETURNING id
@@ -121,6 +122,7 @@ export async function closeRoundWithCredit(
     ch.totalStaked === undefined ? null : ch.totalStaked.toString(),
     ch.leaseUntil,
     c.roundId,
+    ...roundAtValues(c.roundId),
     `{${c.from.join(',')}}`, // an array literal: statuses are plain words
   ];
   let version = '';
@@ -137,7 +139,7 @@ export async function closeRoundWithCredit(
   const sql = `WITH r AS (
       UPDATE rounds SET status = 'credit_pending', result = ?::jsonb, state = COALESCE(?::jsonb, state), multiplier = ?, payout = ?, close_status = ?,
         total_staked = COALESCE(?::numeric, total_staked), version = version + 1, lease_until = ?, updated_at = now()
-      WHERE round_id = ? AND status = ANY(?::text[])${version} RETURNING *
+      WHERE round_id = ? AND ${roundAt('created_at')} AND status = ANY(?::text[])${version} RETURNING *
     ), credit AS (${insertCallbackFrom('r')})${claim}
     SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
   const res = await hotQuery(db, `gp_close_with_credit${c.version !== undefined ? '_v' : ''}${c.claim ? '_claim' : ''}`, sql, values);
@@ -154,11 +156,11 @@ export async function closeRoundWithCredit(
  * `debit_requested` (the retry job took it over): only the debit's result was stored.
  */
 export async function storeDebitAndActivate(db: Queryable, c: { debitId: string; debitResult: CallbackResult; balance: BalanceReport | null; roundId: string; answer: KeyAnswer }): Promise<Round | null> {
-  const head = resultCtes(c.debitId, c.debitResult, c.balance);
-  const values = [...head.values, c.roundId, c.answer.body, c.answer.roundStatus, c.answer.claim.operatorId, c.answer.claim.sessionId, c.answer.claim.key];
+  const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance);
+  const values = [...head.values, c.roundId, ...roundAtValues(c.roundId), c.answer.body, c.answer.roundStatus, c.answer.claim.operatorId, c.answer.claim.sessionId, c.answer.claim.key];
   const sql = `WITH ${head.sql}, r AS (
       UPDATE rounds SET status = 'active', lease_until = NULL, updated_at = now()
-      WHERE round_id = ? AND status = 'debit_requested' RETURNING *
+      WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'debit_requested' RETURNING *
     ), k AS (
       UPDATE idempotency_records SET state = 'completed', response_status = 200, response_body = ?::jsonb, response_round_status = ?, completed_at = now()
       WHERE operator_id = ? AND session_id = ? AND idempotency_key = ? AND state = 'in_progress' AND EXISTS (SELECT 1 FROM r)
@@ -173,6 +175,7 @@ export async function storeDebitAndActivate(db: Queryable, c: { debitId: string;
 export async function insertCallback(db: Queryable, c: NewCallback): Promise<Callback> {
   const rows = await db('wallet_callbacks')
     .insert({
+      round_created_at: db.raw(`(SELECT created_at FROM rounds WHERE round_id = ? AND ${roundAt('created_at')})`, [c.roundId, ...roundAtValues(c.roundId)]),
       round_id: c.roundId,
       operator_id: c.operatorId,
       player_ref: c.playerRef,
@@ -189,7 +192,7 @@ export async function insertCallback(db: Queryable, c: NewCallback): Promise<Cal
       request_body_enc: c.requestBodyEnc,
       callback_status: 'pending',
     })
-    .onConflict('idempotency_key')
+    .onConflict(['idempotency_key', 'round_created_at'])
     .ignore()
     .returning('*');
   if (rows[0]) return callbackFromRow(rows[0] as CallbackRow);
@@ -202,8 +205,8 @@ export async function insertCallback(db: Queryable, c: NewCallback): Promise<Cal
  * Stores the outcome of an attempt (a callback that is final stays as it is) and, when the answer
  * carried one, the player's balance: one statement.
  */
-export async function recordCallbackResult(db: Queryable, id: string, r: CallbackResult, balance: BalanceReport | null = null): Promise<void> {
-  const { sql, values } = resultCtes(id, r, balance);
+export async function recordCallbackResult(db: Queryable, callback: { id: string; roundId: string }, r: CallbackResult, balance: BalanceReport | null = null): Promise<void> {
+  const { sql, values } = resultCtes(callback, r, balance);
   await hotQuery(db, 'gp_callback_result', `WITH ${sql} SELECT 1`, values);
 }
 
@@ -256,7 +259,7 @@ export async function insertOpenRound(db: Queryable, o: OpenRound): Promise<{ ro
     values.push(o.expect.seedPairId, o.expect.nonce.toString());
   }
   const status = f.kind === 'debit' ? 'debit_requested' : settled ? 'credit_pending' : 'active';
-  values.push(r.roundId, r.operatorId, r.playerRef, r.sessionId, r.gameType, r.currency, r.amount.toString(), r.amount.toString(), JSON.stringify(r.params));
+  values.push(r.roundId, r.roundId, r.operatorId, r.playerRef, r.sessionId, r.gameType, r.currency, r.amount.toString(), r.amount.toString(), JSON.stringify(r.params));
   values.push(status, r.state === undefined ? null : JSON.stringify(r.state));
   values.push(settled ? JSON.stringify(settled.result) : null, settled ? multiplierToColumn(settled.multiplier4) : null, settled ? settled.payout.toString() : null, settled ? 'settled' : null);
   values.push(r.leaseUntil, f.kind === 'free-bet' ? f.campaignId : null);
@@ -275,8 +278,8 @@ export async function insertOpenRound(db: Queryable, o: OpenRound): Promise<{ ro
       WHERE operator_id = ? AND player_ref = ? AND NOT revealed${guard}
       RETURNING id, next_nonce - 1 AS nonce, client_seed, server_seed, server_seed_hash
     ), r AS (
-      INSERT INTO rounds (round_id, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status, state, result, multiplier, payout, close_status, lease_until, free_bet_campaign_id)
-      SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, pair.id, pair.nonce, pair.client_seed, ?, ?::jsonb, ?::jsonb, ?::numeric, ?::numeric, ?, ?::timestamptz, ? FROM pair
+      INSERT INTO rounds (round_id, created_at, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status, state, result, multiplier, payout, close_status, lease_until, free_bet_campaign_id)
+      SELECT ?, gp_round_time(?::text), ?, ?, ?, ?, ?, ?, ?, ?::jsonb, pair.id, pair.nonce, pair.client_seed, ?, ?::jsonb, ?::jsonb, ?::numeric, ?::numeric, ?, ?::timestamptz, ? FROM pair
       RETURNING *
     )${cb}${claim}
     SELECT r.*, ${callback ? 'cb.id AS cb_id, cb.created_at AS cb_created_at, cb.updated_at AS cb_updated_at, ' : ''}pair.server_seed AS pair_server_seed, pair.server_seed_hash AS pair_server_seed_hash
@@ -307,13 +310,13 @@ export interface DebitConfirmedClose {
  * over): only the debit's result was stored.
  */
 export async function storeDebitAndClose(db: Queryable, c: DebitConfirmedClose): Promise<{ round: Round; credit: Callback } | null> {
-  const head = resultCtes(c.debitId, c.debitResult, c.balance);
+  const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance);
   const values = [...head.values];
-  values.push(JSON.stringify(c.change.result), multiplierToColumn(c.change.multiplier4), c.change.payout.toString(), c.change.closeStatus, c.change.leaseUntil, c.roundId);
+  values.push(JSON.stringify(c.change.result), multiplierToColumn(c.change.multiplier4), c.change.payout.toString(), c.change.closeStatus, c.change.leaseUntil, c.roundId, ...roundAtValues(c.roundId));
   values.push(...callbackValues(c.credit));
   const sql = `WITH ${head.sql}, r AS (
       UPDATE rounds SET status = 'credit_pending', result = ?::jsonb, multiplier = ?, payout = ?, close_status = ?, version = version + 1, lease_until = ?, updated_at = now()
-      WHERE round_id = ? AND status = 'debit_requested' RETURNING *
+      WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'debit_requested' RETURNING *
     ), credit AS (${insertCallbackFrom('r')})
     SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
   const res = await hotQuery(db, 'gp_debit_and_close', sql, values);
@@ -343,9 +346,9 @@ export interface CreditAnswered {
  * the round was no longer `credit_pending`: only the credit's result was stored.
  */
 export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Promise<Round | null> {
-  const head = resultCtes(c.creditId, c.creditResult, c.balance);
+  const head = resultCtes({ id: c.creditId, roundId: c.roundId }, c.creditResult, c.balance);
   const values = [...head.values];
-  values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, c.roundId);
+  values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, c.roundId, ...roundAtValues(c.roundId));
   let answer = '';
   if (c.answer) {
     answer = `, k AS (
@@ -356,7 +359,7 @@ export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Pr
   }
   const sql = `WITH ${head.sql}, r AS (
       UPDATE rounds SET status = CASE WHEN ? THEN close_status ELSE status END, settled_at = CASE WHEN ? THEN ?::timestamptz ELSE settled_at END, lease_until = ?, updated_at = now()
-      WHERE round_id = ? AND status = 'credit_pending' RETURNING *
+      WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'credit_pending' RETURNING *
     )${answer}
     SELECT r.* FROM r`;
   const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}`, sql, values);

@@ -1,0 +1,121 @@
+/**
+ * Rounds and wallet callbacks are partitioned by month (migration 20261128131000, issue 25): the hot
+ * queries read only the partition(s) they need, as EXPLAIN shows, whatever the history holds; the
+ * months ahead are made by gp_ensure_time_partitions; a month is dropped whole.
+ */
+import knexPkg, { type Knex } from 'knex';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uuidv7 } from '../../src/infra/random.js';
+import { roundAt, roundAtValues } from '../../src/rounds/round-store/rows.js';
+import { createTestDatabase } from '../helpers/app.js';
+
+let db: Knex;
+let drop: () => Promise<void>;
+let pairId: string;
+
+beforeAll(async () => {
+  const d = await createTestDatabase();
+  drop = d.drop;
+  db = knexPkg.knex({ client: 'pg', connection: d.url, pool: { min: 0, max: 2 } });
+  await db('operators').insert({ operator_id: 'op', currency: 'USD', callback_base_url: 'sandbox://demo-casino', secret_enc: 'x', min_bet: 1, stake_step: 1, max_payout: 1000, enabled_games: JSON.stringify(['dice']) });
+  await db('sessions').insert({ session_id: 's1', operator_id: 'op', player_ref: 'p', currency: 'USD', game_type: null, launch_mode: 'lobby', launch_token_enc: 'x' });
+  pairId = String((await db('seed_pairs').insert({ operator_id: 'op', player_ref: 'p', server_seed: 'a', server_seed_hash: 'b', client_seed: 'c' }).returning('id'))[0].id);
+  await db.raw('SELECT gp_ensure_time_partitions(?::interval)', ['3 months']);
+});
+afterAll(async () => {
+  await db?.destroy();
+  await drop?.();
+});
+
+let nonce = 0;
+/** A round (and its debit) of the month `at` falls in; `status` decides whether it is in flight. */
+async function round(at: Date, status = 'settled'): Promise<string> {
+  const id = uuidv7(at.getTime());
+  await db('rounds').insert({
+    round_id: id, created_at: db.raw('gp_round_time(?)', [id]), operator_id: 'op', player_ref: 'p', session_id: 's1', game_type: 'dice', currency: 'USD',
+    amount: 10, total_staked: 10, params: '{}', seed_pair_id: pairId, nonce: ++nonce, client_seed: 'c', status,
+  });
+  await db('wallet_callbacks').insert({
+    round_created_at: db.raw('gp_round_time(?)', [id]), round_id: id, operator_id: 'op', player_ref: 'p', operation: 'debit', purpose: 'bet', idempotency_key: `${id}:debit`,
+    amount: 10, currency: 'USD', method: 'POST', path: '/wallet/debit', url: 'x', request_body: '{}', request_body_enc: 'x', callback_status: 'succeeded',
+  });
+  return id;
+}
+
+/** The partitions a plan reads (EXPLAIN without ANALYZE: pruned at planning; with ANALYZE: also those never executed are left out). */
+async function partitionsRead(sql: string, bindings: readonly Knex.Value[], analyze = false, settings: string[] = []): Promise<string[]> {
+  const res = await db.transaction(async (tx): Promise<{ rows: { 'QUERY PLAN': string }[] }> => {
+    for (const s of settings) await tx.raw(`SET LOCAL ${s}`);
+    return (await tx.raw(`EXPLAIN (${analyze ? 'ANALYZE, ' : ''}COSTS OFF) ${sql}`, bindings)) as { rows: { 'QUERY PLAN': string }[] };
+  });
+  if (process.env.SHOW_PLANS) console.log(res.rows.map((r) => r['QUERY PLAN']).join('\n'));
+  const lines = res.rows.map((r) => r['QUERY PLAN']).filter((l) => !/never executed/.test(l));
+  const names = lines.flatMap((l) => [...l.matchAll(/ on ((?:rounds|wallet_callbacks)_(?:legacy|\d{4}_\d{2}))\b/g)].map((m) => m[1]!));
+  return [...new Set(names)].sort();
+}
+
+const month = (d: Date) => `${d.getUTCFullYear()}_${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+
+describe('monthly partitions of rounds and wallet callbacks', () => {
+  const now = new Date();
+  const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 15));
+
+  it('the months ahead exist, and the service may call for them again (nothing new)', async () => {
+    const parts = (await db('time_partitions').where({ parent: 'rounds' }).orderBy('from_ts').pluck('name')) as string[];
+    expect(parts[0]).toBe('rounds_legacy');
+    expect(parts).toContain(`rounds_${month(now)}`);
+    expect(parts).toContain(`rounds_${month(nextMonth)}`);
+    const made = (await db.raw('SELECT gp_ensure_time_partitions(?::interval) AS made', ['3 months'])) as { rows: { made: number }[] };
+    expect(Number(made.rows[0]!.made)).toBe(0);
+  });
+
+  it("the bet's statements by round id read the round's month only (rounds and callbacks)", async () => {
+    const id = await round(now, 'debit_requested');
+    await round(nextMonth);
+    // storeDebitAndClose / storeCreditAndFinish / getRound: the round by id, its time bounded by the id
+    expect(await partitionsRead(`UPDATE rounds SET updated_at = now() WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'debit_requested'`, [id, ...roundAtValues(id)])).toEqual([`rounds_${month(now)}`]);
+    expect(await partitionsRead(`SELECT * FROM rounds WHERE round_id = ? AND ${roundAt('created_at')}`, [id, ...roundAtValues(id)])).toEqual([`rounds_${month(now)}`]);
+    // the callback's result by id (resultCtes) and a callback by its key (getCallback)
+    expect(await partitionsRead(`UPDATE wallet_callbacks SET updated_at = now() WHERE id = 1 AND ${roundAt('round_created_at')}`, roundAtValues(id))).toEqual([`wallet_callbacks_${month(now)}`]);
+    expect(await partitionsRead(`SELECT * FROM wallet_callbacks WHERE idempotency_key = ? AND ${roundAt('round_created_at')}`, [`${id}:debit`, ...roundAtValues(id)])).toEqual([`wallet_callbacks_${month(now)}`]);
+    // a round id from before the partitions (a UUIDv4): the legacy partition only
+    const old = '6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d';
+    const legacy = await partitionsRead(`SELECT * FROM rounds WHERE round_id = ? AND ${roundAt('created_at')}`, [old, ...roundAtValues(old)]);
+    expect(legacy).toContain('rounds_legacy');
+    expect(legacy).not.toContain(`rounds_${month(nextMonth)}`);
+  });
+
+  it("the console's round search by player over a time range reads the months in the range", async () => {
+    const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+    const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
+    const sql = `SELECT * FROM rounds WHERE operator_id IN (?) AND player_ref = ? AND created_at >= ? AND created_at < ? ORDER BY created_at DESC, round_id DESC LIMIT 51`;
+    const read = await partitionsRead(sql, ['op', 'p', from, to]);
+    expect(read).toContain(`rounds_${month(now)}`);
+    expect(read).not.toContain(`rounds_${month(nextMonth)}`);
+    // and without a range it still answers across every month (newest first)
+    const all = await db.raw(`SELECT round_id FROM rounds WHERE operator_id = 'op' AND player_ref = 'p' ORDER BY created_at DESC, round_id DESC`);
+    expect(all.rows.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('the retry claim reads only the months that hold a round in flight', async () => {
+    const later = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 10));
+    await round(later); // settled: not in flight
+    await round(now, 'credit_pending'); // in flight
+    await db.raw('ANALYZE rounds_in_flight');
+    const sql = `SELECT r.round_id FROM rounds_in_flight f JOIN rounds r ON r.round_id = f.round_id AND r.created_at = f.created_at WHERE status IN ('credit_pending', 'rollback_pending', 'debit_requested') ORDER BY r.updated_at LIMIT 10 FOR UPDATE OF r SKIP LOCKED`;
+    // the plan a big rounds table gets (a few rounds in flight, millions of rounds): for each round in
+    // flight, one index probe into the month its time names; this test's tiny tables would otherwise
+    // be read whole, so the plan is pinned to that shape
+    const read = await partitionsRead(sql, [], true, ['enable_hashjoin = off', 'enable_mergejoin = off', 'enable_seqscan = off', 'join_collapse_limit = 1']);
+    expect(read).toContain(`rounds_${month(now)}`);
+    expect(read).not.toContain(`rounds_${month(later)}`);
+    expect(read).not.toContain('rounds_legacy');
+  });
+
+  it('a month is dropped whole once it holds no round in flight', async () => {
+    const res = await db.raw('SELECT gp_drop_time_partitions(?::timestamptz) AS dropped', [new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString()]);
+    // the current month holds a round in flight: it stays
+    expect(Number(res.rows[0].dropped)).toBe(0);
+    expect(await db('time_partitions').where({ name: `rounds_${month(now)}` }).first()).toBeTruthy();
+  });
+});
