@@ -1,6 +1,8 @@
 /**
  * The `big` bench scenario's load (issue 25: "cost flat as work grows"): N settled dice rounds of
- * the past 90 days, each with its debit and credit callbacks and its idempotency record, written
+ * 90 to 180 days ago (ids are UUIDv7 of that time, as the provider's; they fill the partition of
+ * the history before the provider's first start), each with its debit and credit callbacks and
+ * its idempotency record, written
  * straight into the run's database in batches (generate_series, every index and constraint in
  * place, as years of play would leave them). The bench then plays the same dice load as on the
  * empty database and compares per-bet CPU, statements, WAL and p99.
@@ -42,11 +44,15 @@ export async function loadSettledRounds(o: BigLoadOptions): Promise<{ seconds: n
       await db.query(
         `INSERT INTO rounds (round_id, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed,
                              status, result, multiplier, payout, close_status, created_at, updated_at, settled_at)
-         SELECT 'big-' || i, $1, 'big-' || (i % 100000), $2, 'dice', $3, 100, 100, '{"target": 50.5, "direction": "over"}'::jsonb, $4, i, 'big-load',
+         SELECT id, $1, 'big-' || (i % 100000), $2, 'dice', $3, 100, 100, '{"target": 50.5, "direction": "over"}'::jsonb, $4, i, 'big-load',
                 'settled', jsonb_build_object('roll', (i % 10001) / 100.0, 'target', 50.5, 'direction', 'over', 'winChance', 49.5),
                 CASE WHEN i % 2 = 0 THEN 2 ELSE 0 END, CASE WHEN i % 2 = 0 THEN 200 ELSE 0 END, 'settled',
-                t, t, t
-         FROM generate_series($5::bigint, $6::bigint) AS i, LATERAL (SELECT now() - interval '90 days' * ((i * 7919) % 1000000) / 1000000.0 AS t) AS ts`,
+                gp_round_time(id), gp_round_time(id), gp_round_time(id)
+         FROM generate_series($5::bigint, $6::bigint) AS i,
+              LATERAL (SELECT now() - interval '90 days' - interval '90 days' * ((i * 7919) % 1000000) / 1000000.0 AS t) AS ts,
+              -- a UUIDv7 of that time, as the provider makes them (its time is the round's: migration 20261128131000)
+              LATERAL (SELECT lpad(to_hex((extract(epoch FROM t) * 1000)::bigint), 12, '0') AS h, md5(i::text) AS r) AS parts,
+              LATERAL (SELECT substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-7' || substr(r, 1, 3) || '-8' || substr(r, 4, 3) || '-' || substr(r, 7, 12) AS id) AS ids`,
         [o.operatorId, sessionId, currency, seedPairId, from, to],
       );
       await db.query(

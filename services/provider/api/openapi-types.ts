@@ -1725,6 +1725,19 @@ export interface operations {
                             /** @enum {string} */
                             outcome: "succeeded" | "pending";
                         }[];
+                        /** @description the cron route, when it sent any: the pass's operator's promo credits due for a retry (docs/promotions.md); not counted in scanned/retried */
+                        promoCredits?: {
+                            retried: number;
+                            succeeded: number;
+                            stillPending: number;
+                            items: {
+                                promoId: string;
+                                prize: number;
+                                idempotencyKey: string;
+                                /** @enum {string} */
+                                outcome: "succeeded" | "pending";
+                            }[];
+                        };
                     };
                 };
             };
@@ -4552,6 +4565,19 @@ export interface operations {
                             /** @enum {string} */
                             outcome: "succeeded" | "pending";
                         }[];
+                        /** @description the cron route, when it sent any: the pass's operator's promo credits due for a retry (docs/promotions.md); not counted in scanned/retried */
+                        promoCredits?: {
+                            retried: number;
+                            succeeded: number;
+                            stillPending: number;
+                            items: {
+                                promoId: string;
+                                prize: number;
+                                idempotencyKey: string;
+                                /** @enum {string} */
+                                outcome: "succeeded" | "pending";
+                            }[];
+                        };
                     };
                 };
             };
@@ -4873,12 +4899,12 @@ export interface operations {
                         endpoint: {
                             operatorId: string;
                             url: string;
-                            events: ("credit.pending" | "credit.settled" | "rollback.pending" | "rollback.settled" | "round.stuck" | "wallet.circuit_opened" | "wallet.circuit_closed" | "secret.grace_ended" | "freebet.budget_exhausted" | "webhook.test")[];
+                            events: ("credit.pending" | "credit.settled" | "rollback.pending" | "rollback.settled" | "round.stuck" | "wallet.circuit_opened" | "wallet.circuit_closed" | "secret.grace_ended" | "freebet.budget_exhausted" | "promo.ended" | "promo.credit_pending" | "promo.credit_settled" | "webhook.test")[];
                             enabled: boolean;
                             createdAt: string;
                             updatedAt: string;
                         } | null;
-                        events: ("credit.pending" | "credit.settled" | "rollback.pending" | "rollback.settled" | "round.stuck" | "wallet.circuit_opened" | "wallet.circuit_closed" | "secret.grace_ended" | "freebet.budget_exhausted" | "webhook.test")[];
+                        events: ("credit.pending" | "credit.settled" | "rollback.pending" | "rollback.settled" | "round.stuck" | "wallet.circuit_opened" | "wallet.circuit_closed" | "secret.grace_ended" | "freebet.budget_exhausted" | "promo.ended" | "promo.credit_pending" | "promo.credit_settled" | "webhook.test")[];
                     };
                 };
             };
@@ -4915,7 +4941,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("credit.pending" | "credit.settled" | "rollback.pending" | "rollback.settled" | "round.stuck" | "wallet.circuit_opened" | "wallet.circuit_closed" | "secret.grace_ended" | "freebet.budget_exhausted" | "webhook.test")[];
+                    events: ("credit.pending" | "credit.settled" | "rollback.pending" | "rollback.settled" | "round.stuck" | "wallet.circuit_opened" | "wallet.circuit_closed" | "secret.grace_ended" | "freebet.budget_exhausted" | "promo.ended" | "promo.credit_pending" | "promo.credit_settled" | "webhook.test")[];
                     /** @default true */
                     enabled?: boolean;
                 };
@@ -4931,7 +4957,7 @@ export interface operations {
                     "application/json": {
                         operatorId: string;
                         url: string;
-                        events: ("credit.pending" | "credit.settled" | "rollback.pending" | "rollback.settled" | "round.stuck" | "wallet.circuit_opened" | "wallet.circuit_closed" | "secret.grace_ended" | "freebet.budget_exhausted" | "webhook.test")[];
+                        events: ("credit.pending" | "credit.settled" | "rollback.pending" | "rollback.settled" | "round.stuck" | "wallet.circuit_opened" | "wallet.circuit_closed" | "secret.grace_ended" | "freebet.budget_exhausted" | "promo.ended" | "promo.credit_pending" | "promo.credit_settled" | "webhook.test")[];
                         enabled: boolean;
                         createdAt: string;
                         updatedAt: string;
@@ -5074,7 +5100,7 @@ export interface operations {
                         events: {
                             eventId: string;
                             /** @enum {string} */
-                            type: "credit.pending" | "credit.settled" | "rollback.pending" | "rollback.settled" | "round.stuck" | "wallet.circuit_opened" | "wallet.circuit_closed" | "secret.grace_ended" | "freebet.budget_exhausted" | "webhook.test";
+                            type: "credit.pending" | "credit.settled" | "rollback.pending" | "rollback.settled" | "round.stuck" | "wallet.circuit_opened" | "wallet.circuit_closed" | "secret.grace_ended" | "freebet.budget_exhausted" | "promo.ended" | "promo.credit_pending" | "promo.credit_settled" | "webhook.test";
                             /** @enum {string} */
                             status: "pending" | "delivered" | "failed";
                             attempts: number;
@@ -5186,7 +5212,7 @@ export interface operations {
                     "application/json": {
                         eventId: string;
                         /** @enum {string} */
-                        type: "credit.pending" | "credit.settled" | "rollback.pending" | "rollback.settled" | "round.stuck" | "wallet.circuit_opened" | "wallet.circuit_closed" | "secret.grace_ended" | "freebet.budget_exhausted" | "webhook.test";
+                        type: "credit.pending" | "credit.settled" | "rollback.pending" | "rollback.settled" | "round.stuck" | "wallet.circuit_opened" | "wallet.circuit_closed" | "secret.grace_ended" | "freebet.budget_exhausted" | "promo.ended" | "promo.credit_pending" | "promo.credit_settled" | "webhook.test";
                         /** @enum {string} */
                         status: "pending" | "delivered" | "failed";
                         attempts: number;
