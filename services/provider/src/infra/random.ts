@@ -25,6 +25,15 @@ export function uuidv7(now = Date.now()): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+/**
+ * A round id: a UUIDv7 (its first 48 bits the round's time: the key of its partition) and 12 more
+ * random hex digits, so it carries 74 + 48 = 122 random bits from the CSPRNG (CONTRACT.md: the
+ * public `GET /api/bets/{roundId}` makes the id the capability; migration 20261128132000).
+ */
+export function newRoundId(now = Date.now()): string {
+  return `${uuidv7(now)}-${pooledRandomBytes(6).toString('hex')}`;
+}
+
 export function pooledRandomBytes(n: number): Buffer {
   if (n > 256) return randomBytes(n);
   if (offset + n > pool.length) {

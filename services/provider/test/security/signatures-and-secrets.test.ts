@@ -241,23 +241,24 @@ describe('the server seed of a live round', () => {
 });
 
 describe('round ids', () => {
-  it('are UUIDv4 from node:crypto (122 random bits), distinct, with no bit stuck', async () => {
+  it('carry 122 random bits from the CSPRNG (a UUIDv7 + 48 more bits: the time leads, for the partitions), distinct, with no bit stuck', async () => {
     const source = readFileSync(new URL('../../src/rounds/money-path/opening.ts', import.meta.url), 'utf8');
-    expect(source).toMatch(/import \{[^}]*randomUUID[^}]*\} from 'node:crypto'/);
-    expect(source).toMatch(/const roundId = randomUUID\(\)/);
+    expect(source).toMatch(/const roundId = newRoundId\(\)/);
+    const random = readFileSync(new URL('../../src/infra/random.ts', import.meta.url), 'utf8');
+    expect(random).toMatch(/import \{[^}]*randomBytes[^}]*\} from 'node:crypto'/);
     const q = await w.player('sec-ids', { balance: '100000' });
     const ids: string[] = [];
     for (let i = 0; i < 60; i++) ids.push(String((await w.bet(q, 'dice', 0.1, { target: 50, direction: 'over' })).body.roundId));
     const rows = await w.t.services.db('rounds').select('round_id');
     const all = [...new Set([...ids, ...rows.map((r: { round_id: string }) => r.round_id)])];
     expect(all.length).toBeGreaterThanOrEqual(60);
-    const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-    for (const id of all) expect(id).toMatch(V4);
+    const ROUND_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}-[0-9a-f]{12}$/;
+    for (const id of all) expect(id).toMatch(ROUND_ID);
     // the 122 random bits: every one of them takes both values across the ids
     const bits = (id: string) => {
       const hex = id.replace(/-/g, '');
-      const b = BigInt(`0x${hex}`).toString(2).padStart(128, '0');
-      return b.slice(0, 48) + b.slice(52, 64) + b.slice(66); // without the version (4 bits) and variant (2 bits)
+      const b = BigInt(`0x${hex}`).toString(2).padStart(176, '0');
+      return b.slice(52, 64) + b.slice(66); // without the time (48 bits), the version (4 bits) and the variant (2 bits)
     };
     const ones = new Array<number>(122).fill(0);
     for (const id of all) [...bits(id)].forEach((c, i) => (ones[i]! += c === '1' ? 1 : 0));

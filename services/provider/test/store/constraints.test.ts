@@ -1,7 +1,7 @@
 /** The money rules the database itself holds (migrations/), whatever the code does. */
 import knexPkg, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uuidv7 } from '../../src/infra/random.js';
+import { newRoundId } from '../../src/infra/random.js';
 import { createTestDatabase } from '../helpers/app.js';
 
 let db: Knex;
@@ -33,7 +33,7 @@ let n = 0;
 async function round(patch: Record<string, unknown> = {}) {
   const pair = await db('seed_pairs').first('id');
   n += 1;
-  const id = uuidv7();
+  const id = newRoundId();
   await db('rounds').insert({
     round_id: id,
     created_at: db.raw('gp_round_time(?)', [id]),

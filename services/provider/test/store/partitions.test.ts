@@ -5,7 +5,7 @@
  */
 import knexPkg, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uuidv7 } from '../../src/infra/random.js';
+import { newRoundId } from '../../src/infra/random.js';
 import { roundAt, roundAtValues } from '../../src/rounds/round-store/rows.js';
 import { createTestDatabase } from '../helpers/app.js';
 
@@ -30,7 +30,7 @@ afterAll(async () => {
 let nonce = 0;
 /** A round (and its debit) of the month `at` falls in; `status` decides whether it is in flight. */
 async function round(at: Date, status = 'settled'): Promise<string> {
-  const id = uuidv7(at.getTime());
+  const id = newRoundId(at.getTime());
   await db('rounds').insert({
     round_id: id, created_at: db.raw('gp_round_time(?)', [id]), operator_id: 'op', player_ref: 'p', session_id: 's1', game_type: 'dice', currency: 'USD',
     amount: 10, total_staked: 10, params: '{}', seed_pair_id: pairId, nonce: ++nonce, client_seed: 'c', status,

@@ -7,7 +7,7 @@
  * (refused at the first attempt) or rolls it back (pending-retries.ts).
  */
 import type { GameType } from '@gp/game-core/games';
-import { uuidv7 } from '../../infra/random.js';
+import { newRoundId } from '../../infra/random.js';
 import { annotateRound } from '../../infra/tracing.js';
 import type { OperatorWithSecret } from '../../operators/operator-schema.js';
 import type { SessionWithToken } from '../../sessions/sessions.js';
@@ -85,7 +85,7 @@ export async function openRound(
 ): Promise<OpenedRound> {
   const { session, operator, amount } = input;
   const free = opts.funding.kind === 'free-bet' ? opts.funding : null;
-  const roundId = uuidv7();
+  const roundId = newRoundId();
   annotateRound(roundId);
   const ref = { roundId, operatorId: session.operatorId, playerRef: session.playerRef, gameType: input.gameType, currency: session.currency, freeBetCampaignId: free?.campaignId ?? null };
   const debit = free ? null : newCallback(deps, operator, ref, { operation: 'debit', purpose: 'bet', key: debitKey(roundId), amount, body: debitBody(ref, amount, session.launchToken) });
