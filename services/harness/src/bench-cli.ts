@@ -54,6 +54,7 @@ console.log('\n== issue 25 targets (ratios to the pipeline of the same run) ==')
 for (const line of verdictLines(report)) console.log(line);
 if (report.statementsNote) console.log(`• statements per bet: n/a (${report.statementsNote})`);
 if (report.statementsSource) console.log(`• statements per bet counted by ${report.statementsSource}; commits per bet from pg_stat_database`);
+console.log('• WAL records per bet from pg_stat_wal, which counts the whole cluster: other databases\' writes during the run count too (docs/performance.md: a private cluster for this figure)');
 if (values.markdown) {
   const source = report.statementsSource ? [`statements per bet counted by ${report.statementsSource}; commits per bet from pg_stat_database`] : [];
   writeFileSync(values.markdown, `${markdownTable(resultRows(report.results))}\n\n${[...comparisons(report), ...source].map((l) => `- ${l}`).join('\n')}\n\n${verdictLines(report).map((l) => `- ${l}`).join('\n')}\n`);
