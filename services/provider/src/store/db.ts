@@ -52,9 +52,9 @@ export async function openDatabase(opts: { databaseUrl: string | undefined; data
   try {
     if (opts.migrate === false) await assertMigrated(db);
     else await migrate(db);
-    // the months of rounds and callbacks ahead (migration 20261128131000); a pod whose user may not
+    // the months of rounds and callbacks up to a month ahead (migrations 20261128131000, 20261128133000); a pod whose user may not
     // create tables leaves it to the migrating Job and the maintenance pass
-    await db.raw("SELECT gp_ensure_time_partitions(interval '3 months')").catch((err: unknown) => {
+    await db.raw("SELECT gp_ensure_time_partitions(interval '1 month')").catch((err: unknown) => {
       if (opts.migrate !== false) throw err;
     });
   } catch (err) {

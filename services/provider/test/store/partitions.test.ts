@@ -112,10 +112,17 @@ describe('monthly partitions of rounds and wallet callbacks', () => {
     expect(read).not.toContain('rounds_legacy');
   });
 
-  it('a month is dropped whole once it holds no round in flight', async () => {
-    const res = await db.raw('SELECT gp_drop_time_partitions(?::timestamptz) AS dropped', [new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString()]);
-    // the current month holds a round in flight: it stays
-    expect(Number(res.rows[0].dropped)).toBe(0);
+  it('a month is dropped whole (its rounds and callbacks) once it holds no round in flight', async () => {
+    const before = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1)).toISOString();
+    const drop = async () => Number(((await db.raw('SELECT gp_drop_time_partitions(?::timestamptz) AS dropped', [before])) as { rows: { dropped: number }[] }).rows[0]!.dropped);
+    // this month holds rounds in flight: it stays, and so does the next
+    expect(await drop()).toBe(0);
     expect(await db('time_partitions').where({ name: `rounds_${month(now)}` }).first()).toBeTruthy();
+    // once they are final, both months go, callbacks with them; the history partition stays
+    await db('rounds').whereIn('round_id', db('rounds_in_flight').select('round_id')).update({ status: 'settled' });
+    expect(await drop()).toBe(2);
+    expect(await db('time_partitions').whereIn('name', [`rounds_${month(now)}`, `wallet_callbacks_${month(now)}`, `rounds_${month(nextMonth)}`]).count({ n: '*' })).toEqual([{ n: '0' }]);
+    expect(await db('rounds').where('created_at', '<', before).whereNot('created_at', '<', db.raw("'-infinity'::timestamptz")).count({ n: '*' })).toEqual([{ n: '0' }]);
+    expect(await db('time_partitions').where({ name: 'rounds_legacy' }).first()).toBeTruthy();
   });
 });

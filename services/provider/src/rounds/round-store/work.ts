@@ -41,7 +41,7 @@ export async function purgeIdempotencyRecords(db: Queryable, opts: { olderThan: 
  * 20261128131000: gp_ensure_time_partitions, idempotent, serialised by an advisory lock). Run at
  * start and by the maintenance pass, so the month a bet falls in always exists.
  */
-export async function ensureTimePartitions(db: Queryable, ahead = '3 months'): Promise<number> {
+export async function ensureTimePartitions(db: Queryable, ahead = '1 month'): Promise<number> {
   const res = (await db.raw('SELECT gp_ensure_time_partitions(?::interval) AS made', [ahead])) as { rows?: { made: number }[] };
   return Number(res.rows?.[0]?.made ?? 0);
 }
