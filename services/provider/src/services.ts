@@ -22,6 +22,7 @@ import { createWebhookDispatcher, type WebhookDispatcher } from './webhooks/disp
 import { enqueueEvent } from './webhooks/webhook-store.js';
 import { createSessionService, type SessionService } from './sessions/sessions.js';
 import { openDatabase, type DbHandle } from './store/db.js';
+import { loadTimePartitions } from './rounds/round-store/partitions.js';
 import { createDemoCasino, type DemoCasino } from './wallet/demo-casino.js';
 import { createOperatorBulkheads } from './wallet/operator-bulkhead.js';
 import { createWalletClient, httpTransport, type WalletClient, type WalletTransport } from './wallet/wallet-client.js';
@@ -67,6 +68,8 @@ export interface ServiceOptions {
 
 export async function createServices(config: Config, opts: ServiceOptions = {}): Promise<Services> {
   const dbHandle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart });
+  // the months of rounds and callbacks, so a bet's statements name its month's partitions (round-store/partitions.ts)
+  await loadTimePartitions(dbHandle.db).catch(() => undefined);
   const kv = createKeyValueStore(config.redisUrl, config.redisKeyPrefix);
   const box = createSecretBox(resolveSecretKey({ secretKey: config.secretKey, production: config.production, dataDir: config.dataDir, persist: config.env !== 'test' }));
   const operators = createOperatorStore(box);

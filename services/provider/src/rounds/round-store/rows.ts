@@ -251,8 +251,8 @@ export function callbackValues(c: NewCallback): unknown[] {
   return [c.operatorId, c.playerRef, c.operation, c.purpose, c.idempotencyKey, c.debitIdempotencyKey, c.amount.toString(), c.currency, c.path, c.url, c.requestBody, c.requestBodyEnc];
 }
 /** `INSERT INTO wallet_callbacks … SELECT` of one new callback whose round id comes from the CTE `source`. */
-export const insertCallbackFrom = (source: string) =>
-  `INSERT INTO wallet_callbacks (${CALLBACK_COLUMNS}) SELECT ${source}.created_at, ${source}.round_id, ?, ?, ?, ?, ?, ?, ?, ?, 'POST', ?, ?, ?, ?, 'pending' FROM ${source} RETURNING id, created_at, updated_at`;
+export const insertCallbackFrom = (source: string, table = 'wallet_callbacks') =>
+  `INSERT INTO ${table} (${CALLBACK_COLUMNS}) SELECT ${source}.created_at, ${source}.round_id, ?, ?, ?, ?, ?, ?, ?, ?, 'POST', ?, ?, ?, ?, 'pending' FROM ${source} RETURNING id, created_at, updated_at`;
 
 export function callbackRecorded(c: NewCallback, row: { cb_id: string | number; cb_created_at: Date | string; cb_updated_at: Date | string }): Callback {
   return {
@@ -272,9 +272,9 @@ export function callbackRecorded(c: NewCallback, row: { cb_id: string | number; 
 }
 
 /** `UPDATE wallet_callbacks` storing an attempt's result (a final callback stays as it is) + the balance upsert, as two CTEs. */
-export function resultCtes(callback: { id: string; roundId: string }, r: CallbackResult, balance: BalanceReport | null): { sql: string; values: unknown[] } {
+export function resultCtes(callback: { id: string; roundId: string }, r: CallbackResult, balance: BalanceReport | null, table = 'wallet_callbacks'): { sql: string; values: unknown[] } {
   const sql = `cb AS (
-      UPDATE wallet_callbacks SET callback_status = ?, attempt_count = attempt_count + ?, status_code = ?, response_body = ?, error_code = ?, error_message = ?, casino_transaction_id = ?, updated_at = now()
+      UPDATE ${table} SET callback_status = ?, attempt_count = attempt_count + ?, status_code = ?, response_body = ?, error_code = ?, error_message = ?, casino_transaction_id = ?, updated_at = now()
       WHERE id = ? AND ${roundAt('round_created_at')} AND callback_status = 'pending' RETURNING id
     ), bal AS (
       INSERT INTO player_balances (operator_id, player_ref, currency, balance, reported_at) SELECT ?, ?, ?, ?, now() WHERE ?::boolean

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { GameType } from '@gp/game-core/games';
 import type { Queryable } from '../../store/db.js';
 import { FINAL_STATUSES, type RoundStatus } from '../round-status.js';
+import { loadTimePartitions } from './partitions.js';
 import { type Callback, callbackFromRow, type CallbackRow, type Round, roundFromRow, type RoundRow } from './rows.js';
 
 /**
@@ -43,7 +44,9 @@ export async function purgeIdempotencyRecords(db: Queryable, opts: { olderThan: 
  */
 export async function ensureTimePartitions(db: Queryable, ahead = '1 month'): Promise<number> {
   const res = (await db.raw('SELECT gp_ensure_time_partitions(?::interval) AS made', [ahead])) as { rows?: { made: number }[] };
-  return Number(res.rows?.[0]?.made ?? 0);
+  const made = Number(res.rows?.[0]?.made ?? 0);
+  if (made > 0) await loadTimePartitions(db);
+  return made;
 }
 
 const FINAL_LIST = FINAL_STATUSES.map((s) => `'${s}'`).join(', ');

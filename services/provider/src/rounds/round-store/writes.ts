@@ -13,6 +13,7 @@ import { hotQuery, type Queryable } from '../../store/db.js';
 import type { CloseStatus, RoundStatus } from '../round-status.js';
 import { roundAt, roundAtValues, type BalanceReport, type Callback, callbackFromRow, callbackRecorded, type CallbackResult, type CallbackRow, callbackValues, insertCallbackFrom, type KeyAnswer, type KeyClaim, multiplierToColumn, type NewCallback, type NewRound, resultCtes, type Round, roundFromRow, type RoundRow } from './rows.js';
 import { getCallback } from './reads.js';
+import { roundTables } from './partitions.js';
 
 export interface RoundChange {
   status?: RoundStatus;
@@ -82,15 +83,16 @@ export async function advanceActiveRound(db: Queryable, a: { roundId: string; ve
   const k = a.answer;
   const values: unknown[] = [JSON.stringify(a.state), a.totalStaked === undefined ? null : a.totalStaked.toString(), a.roundId, ...roundAtValues(a.roundId), a.version];
   values.push(k.claim.operatorId, k.claim.sessionId, k.claim.key, k.claim.requestHash, k.body, k.roundStatus);
+  const t = roundTables(db, a.roundId);
   const sql = `WITH r AS (
-      UPDATE rounds SET state = ?::jsonb, total_staked = COALESCE(?::numeric, total_staked), version = version + 1, updated_at = now()
+      UPDATE ${t.rounds} SET state = ?::jsonb, total_staked = COALESCE(?::numeric, total_staked), version = version + 1, updated_at = now()
       WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'active' AND version = ? RETURNING *
     ), k AS (
       INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id, state, response_status, response_body, response_round_status, completed_at)
       SELECT ?, ?, ?, ?, r.round_id, 'completed', 200, ?::jsonb, ?, now() FROM r RETURNING id
     )
     SELECT r.* FROM r`;
-  const res = await hotQuery(db, 'gp_advance_active', sql, values);
+  const res = await hotQuery(db, `gp_advance_active${t.tag}`, sql, values);
   const row = (res.rows as RoundRow[])[0];
   return row ? roundFromRow(row) : null;
 }
@@ -136,13 +138,14 @@ export async function closeRoundWithCredit(
     claim = `, k AS (INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id) SELECT ?, ?, ?, ?, r.round_id FROM r RETURNING id)`;
     values.push(c.claim.operatorId, c.claim.sessionId, c.claim.key, c.claim.requestHash);
   }
+  const t = roundTables(db, c.roundId);
   const sql = `WITH r AS (
-      UPDATE rounds SET status = 'credit_pending', result = ?::jsonb, state = COALESCE(?::jsonb, state), multiplier = ?, payout = ?, close_status = ?,
+      UPDATE ${t.rounds} SET status = 'credit_pending', result = ?::jsonb, state = COALESCE(?::jsonb, state), multiplier = ?, payout = ?, close_status = ?,
         total_staked = COALESCE(?::numeric, total_staked), version = version + 1, lease_until = ?, updated_at = now()
       WHERE round_id = ? AND ${roundAt('created_at')} AND status = ANY(?::text[])${version} RETURNING *
-    ), credit AS (${insertCallbackFrom('r')})${claim}
+    ), credit AS (${insertCallbackFrom('r', t.callbacks)})${claim}
     SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
-  const res = await hotQuery(db, `gp_close_with_credit${c.version !== undefined ? '_v' : ''}${c.claim ? '_claim' : ''}`, sql, values);
+  const res = await hotQuery(db, `gp_close_with_credit${c.version !== undefined ? '_v' : ''}${c.claim ? '_claim' : ''}${t.tag}`, sql, values);
   const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date })[])[0];
   if (!row) return null;
   const round = roundFromRow(row);
@@ -156,17 +159,18 @@ export async function closeRoundWithCredit(
  * `debit_requested` (the retry job took it over): only the debit's result was stored.
  */
 export async function storeDebitAndActivate(db: Queryable, c: { debitId: string; debitResult: CallbackResult; balance: BalanceReport | null; roundId: string; answer: KeyAnswer }): Promise<Round | null> {
-  const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance);
+  const t = roundTables(db, c.roundId);
+  const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance, t.callbacks);
   const values = [...head.values, c.roundId, ...roundAtValues(c.roundId), c.answer.body, c.answer.roundStatus, c.answer.claim.operatorId, c.answer.claim.sessionId, c.answer.claim.key];
   const sql = `WITH ${head.sql}, r AS (
-      UPDATE rounds SET status = 'active', lease_until = NULL, updated_at = now()
+      UPDATE ${t.rounds} SET status = 'active', lease_until = NULL, updated_at = now()
       WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'debit_requested' RETURNING *
     ), k AS (
       UPDATE idempotency_records SET state = 'completed', response_status = 200, response_body = ?::jsonb, response_round_status = ?, completed_at = now()
       WHERE operator_id = ? AND session_id = ? AND idempotency_key = ? AND state = 'in_progress' AND EXISTS (SELECT 1 FROM r)
     )
     SELECT r.* FROM r`;
-  const res = await hotQuery(db, 'gp_debit_and_activate', sql, values);
+  const res = await hotQuery(db, `gp_debit_and_activate${t.tag}`, sql, values);
   const row = (res.rows as RoundRow[])[0];
   return row ? roundFromRow(row) : null;
 }
@@ -206,8 +210,9 @@ export async function insertCallback(db: Queryable, c: NewCallback): Promise<Cal
  * carried one, the player's balance: one statement.
  */
 export async function recordCallbackResult(db: Queryable, callback: { id: string; roundId: string }, r: CallbackResult, balance: BalanceReport | null = null): Promise<void> {
-  const { sql, values } = resultCtes(callback, r, balance);
-  await hotQuery(db, 'gp_callback_result', `WITH ${sql} SELECT 1`, values);
+  const t = roundTables(db, callback.roundId);
+  const { sql, values } = resultCtes(callback, r, balance, t.callbacks);
+  await hotQuery(db, `gp_callback_result${t.tag}`, `WITH ${sql} SELECT 1`, values);
 }
 
 /**
@@ -263,9 +268,10 @@ export async function insertOpenRound(db: Queryable, o: OpenRound): Promise<{ ro
   values.push(status, r.state === undefined ? null : JSON.stringify(r.state));
   values.push(settled ? JSON.stringify(settled.result) : null, settled ? multiplierToColumn(settled.multiplier4) : null, settled ? settled.payout.toString() : null, settled ? 'settled' : null);
   values.push(r.leaseUntil, f.kind === 'free-bet' ? f.campaignId : null);
+  const t = roundTables(db, r.roundId);
   let cb = '';
   if (callback) {
-    cb = `, cb AS (${insertCallbackFrom('r')})`;
+    cb = `, cb AS (${insertCallbackFrom('r', t.callbacks)})`;
     values.push(...callbackValues(callback));
   }
   let claim = '';
@@ -278,13 +284,13 @@ export async function insertOpenRound(db: Queryable, o: OpenRound): Promise<{ ro
       WHERE operator_id = ? AND player_ref = ? AND NOT revealed${guard}
       RETURNING id, next_nonce - 1 AS nonce, client_seed, server_seed, server_seed_hash
     ), r AS (
-      INSERT INTO rounds (round_id, created_at, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status, state, result, multiplier, payout, close_status, lease_until, free_bet_campaign_id)
+      INSERT INTO ${t.rounds} (round_id, created_at, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status, state, result, multiplier, payout, close_status, lease_until, free_bet_campaign_id)
       SELECT ?, gp_round_time(?::text), ?, ?, ?, ?, ?, ?, ?, ?::jsonb, pair.id, pair.nonce, pair.client_seed, ?, ?::jsonb, ?::jsonb, ?::numeric, ?::numeric, ?, ?::timestamptz, ? FROM pair
       RETURNING *
     )${cb}${claim}
     SELECT r.*, ${callback ? 'cb.id AS cb_id, cb.created_at AS cb_created_at, cb.updated_at AS cb_updated_at, ' : ''}pair.server_seed AS pair_server_seed, pair.server_seed_hash AS pair_server_seed_hash
     FROM r, pair${callback ? ', cb' : ''}`;
-  const name = `gp_open_round${f.kind === 'debit' ? '' : settled ? '_free_settled' : '_free'}${o.expect ? '_dealt' : ''}${o.claim ? '_claim' : ''}`;
+  const name = `gp_open_round${f.kind === 'debit' ? '' : settled ? '_free_settled' : '_free'}${o.expect ? '_dealt' : ''}${o.claim ? '_claim' : ''}${t.tag}`;
   const res = await hotQuery(db, name, sql, values);
   const row = (res.rows as (RoundRow & { cb_id?: string; cb_created_at?: Date; cb_updated_at?: Date; pair_server_seed: string; pair_server_seed_hash: string })[])[0];
   if (!row) return null;
@@ -310,16 +316,17 @@ export interface DebitConfirmedClose {
  * over): only the debit's result was stored.
  */
 export async function storeDebitAndClose(db: Queryable, c: DebitConfirmedClose): Promise<{ round: Round; credit: Callback } | null> {
-  const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance);
+  const t = roundTables(db, c.roundId);
+  const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance, t.callbacks);
   const values = [...head.values];
   values.push(JSON.stringify(c.change.result), multiplierToColumn(c.change.multiplier4), c.change.payout.toString(), c.change.closeStatus, c.change.leaseUntil, c.roundId, ...roundAtValues(c.roundId));
   values.push(...callbackValues(c.credit));
   const sql = `WITH ${head.sql}, r AS (
-      UPDATE rounds SET status = 'credit_pending', result = ?::jsonb, multiplier = ?, payout = ?, close_status = ?, version = version + 1, lease_until = ?, updated_at = now()
+      UPDATE ${t.rounds} SET status = 'credit_pending', result = ?::jsonb, multiplier = ?, payout = ?, close_status = ?, version = version + 1, lease_until = ?, updated_at = now()
       WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'debit_requested' RETURNING *
-    ), credit AS (${insertCallbackFrom('r')})
+    ), credit AS (${insertCallbackFrom('r', t.callbacks)})
     SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
-  const res = await hotQuery(db, 'gp_debit_and_close', sql, values);
+  const res = await hotQuery(db, `gp_debit_and_close${t.tag}`, sql, values);
   const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date })[])[0];
   if (!row) return null;
   const round = roundFromRow(row);
@@ -346,7 +353,8 @@ export interface CreditAnswered {
  * the round was no longer `credit_pending`: only the credit's result was stored.
  */
 export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Promise<Round | null> {
-  const head = resultCtes({ id: c.creditId, roundId: c.roundId }, c.creditResult, c.balance);
+  const t = roundTables(db, c.roundId);
+  const head = resultCtes({ id: c.creditId, roundId: c.roundId }, c.creditResult, c.balance, t.callbacks);
   const values = [...head.values];
   values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, c.roundId, ...roundAtValues(c.roundId));
   let answer = '';
@@ -358,11 +366,11 @@ export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Pr
     values.push(c.answer.body, c.answer.roundStatus, c.answer.claim.operatorId, c.answer.claim.sessionId, c.answer.claim.key);
   }
   const sql = `WITH ${head.sql}, r AS (
-      UPDATE rounds SET status = CASE WHEN ? THEN close_status ELSE status END, settled_at = CASE WHEN ? THEN ?::timestamptz ELSE settled_at END, lease_until = ?, updated_at = now()
+      UPDATE ${t.rounds} SET status = CASE WHEN ? THEN close_status ELSE status END, settled_at = CASE WHEN ? THEN ?::timestamptz ELSE settled_at END, lease_until = ?, updated_at = now()
       WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'credit_pending' RETURNING *
     )${answer}
     SELECT r.* FROM r`;
-  const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}`, sql, values);
+  const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}${t.tag}`, sql, values);
   const row = (res.rows as RoundRow[])[0];
   return row ? roundFromRow(row) : null;
 }
