@@ -14,15 +14,15 @@ import { PUBLIC_ROUND_STATUSES, ROUND_STATUSES } from '../rounds/round-status.js
 
 /** An amount: an exact JSON number in the currency's decimals. */
 export const money = z.custom<LosslessNumber | number>((v) => typeof v === 'number' || isLosslessNumber(v)).meta({ id: 'Amount', type: 'number', description: 'an amount: an exact JSON number in the currency’s decimals (a client that reads JSON into doubles must keep its text: web pages read it as number | string)' });
-const time = z.string().meta({ format: 'date-time' });
+export const time = z.string().meta({ format: 'date-time' });
 
 /*
  * Named schemas: `.meta({ id })` makes each a component of /openapi.json (`#/components/schemas/<id>`,
  * http/openapi.ts), so a casino's generated client and the pages' generated types (@gp/api-types)
  * name them too.
  */
-const currency = z.enum(CURRENCY_CODES as [string, ...string[]]).meta({ id: 'Currency', description: 'a currency code of the currency contract (CONTRACT.md §3)' });
-const gameType = z.enum(GAME_TYPES).meta({ id: 'GameType' });
+export const currency = z.enum(CURRENCY_CODES as [string, ...string[]]).meta({ id: 'Currency', description: 'a currency code of the currency contract (CONTRACT.md §3)' });
+export const gameType = z.enum(GAME_TYPES).meta({ id: 'GameType' });
 /** Every code of the error catalogue (errors.ts, CONTRACT.md §2). */
 export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).meta({ id: 'ErrorCode', description: 'the error catalogue (CONTRACT.md §2); each code has one HTTP status' });
 /** A round's status as clients see it (CONTRACT.md §4). */
@@ -347,70 +347,4 @@ export const dashboardAnswer = z.object({
   rtp: z.array(z.object({ gameType, currency, rounds: z.number().int(), staked: money, paid: money, measured: z.number().nullable(), design: z.number() })),
 });
 
-/* ----------------------------------------------------------- free-bet campaigns (issue 17) */
-
-export const campaignAnswer = z.object({
-  campaignId: z.string(),
-  operatorId: z.string(),
-  name: z.string().nullable(),
-  gameType,
-  currency,
-  amount: money,
-  params: gameParamsSchema,
-  betsPerPlayer: z.number().int(),
-  budget: money.nullable().meta({ description: 'the stake value the campaign may grant in all (free bets granted × amount); null: no limit' }),
-  budgetUsed: money.meta({ description: 'the stake value granted so far (free bets granted × amount)' }),
-  budgetLeft: money.nullable().meta({ description: 'budget − budgetUsed; null: no limit' }),
-  startsAt: time,
-  expiresAt: time,
-  cancelledAt: time.nullable(),
-  status: z.enum(['scheduled', 'active', 'ended', 'cancelled']),
-  players: z.number().int(),
-  freeBetsGranted: z.number().int(),
-  freeBetsUsed: z.number().int(),
-  createdAt: time,
-  updatedAt: time,
-});
-
-const grantAnswer = z.object({ playerRef: z.string(), granted: z.number().int(), used: z.number().int(), remaining: z.number().int() });
-
-export const campaignDetailAnswer = campaignAnswer.extend({
-  grants: z.array(grantAnswer),
-  rounds: z.number().int().meta({ description: 'free-bet rounds played' }),
-  roundsOpen: z.number().int().meta({ description: 'rounds still active or waiting for their credit' }),
-  paidOut: money.meta({ description: 'confirmed free-bet payouts' }),
-});
-
-export const campaignPlayersAnswer = campaignAnswer.extend({ added: z.number().int() });
-export const campaignListAnswer = z.object({ campaigns: z.array(campaignAnswer) });
-
-export const sessionFreeBetsAnswer = z.object({
-  freeBets: z.array(
-    z.object({
-      campaignId: z.string(),
-      name: z.string().nullable(),
-      gameType,
-      amount: money,
-      currency,
-      params: gameParamsSchema,
-      granted: z.number().int(),
-      used: z.number().int(),
-      remaining: z.number().int(),
-      startsAt: time,
-      expiresAt: time,
-    }),
-  ),
-});
-
-const moneyTotals = z.object({ count: z.number().int(), amount: money });
-export const reconciliationTotalsAnswer = z.object({
-  totals: z.array(
-    z.object({
-      operatorId: z.string(),
-      currency,
-      paid: z.object({ debits: moneyTotals, credits: moneyTotals, rollbacks: moneyTotals, creditsPending: moneyTotals, rollbacksPending: moneyTotals }),
-      freeBet: z.object({ debits: moneyTotals, credits: moneyTotals, creditsPending: moneyTotals }),
-      promo: z.object({ credits: moneyTotals, creditsPending: moneyTotals }).meta({ description: "promotions' prizes (docs/promotions.md): credits with no round and no debit" }),
-    }),
-  ),
-});
+// The free-bet campaigns' answers: http/free-bet-answers.ts; the promotions': http/promo-answers.ts.

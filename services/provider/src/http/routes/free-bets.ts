@@ -18,7 +18,8 @@ import { CAMPAIGN_STATUSES, FREE_BET_GAMES } from '../../rounds/free-bet-store.j
 import { addCampaignPlayers, campaignDetail, cancelCampaignOf, createCampaign, listCampaignsOf, MAX_PLAYERS_PER_REQUEST, sessionFreeBets, type CampaignCaller } from '../../rounds/free-bets.js';
 import { reconciliationTotals } from '../../rounds/reconciliation.js';
 import { amountSchema, idText, operatorIdText, playerRefSchema, queryInt, queryTime, sessionIdSchema, text } from '../schemas.js';
-import { gameParamsSchema, campaignAnswer, campaignDetailAnswer, campaignListAnswer, campaignPlayersAnswer, reconciliationTotalsAnswer, sessionFreeBetsAnswer } from '../answers.js';
+import { gameParamsSchema } from '../answers.js';
+import { campaignAnswer, campaignDetailAnswer, campaignListAnswer, campaignPlayersAnswer, reconciliationTotalsAnswer, sessionFreeBetsAnswer } from '../free-bet-answers.js';
 
 type CampaignOperation = 'create' | 'list' | 'get' | 'players' | 'cancel';
 type RouteRules = (op: CampaignOperation) => { auth: RouteAuth; staff?: StaffRule };
