@@ -228,7 +228,17 @@ export async function up(knex) {
 /** @param {import('knex').Knex} knex */
 export async function down(knex) {
   await knex.raw('DROP VIEW IF EXISTS reconciliation_rows');
-  for (const table of ['demo_wallet_transactions', 'demo_wallet_tokens', 'demo_wallet_players', 'idempotency_records', 'wallet_callbacks', 'rounds', 'seed_pairs', 'sessions', 'operators']) {
+  for (const table of [
+    'demo_wallet_transactions',
+    'demo_wallet_tokens',
+    'demo_wallet_players',
+    'idempotency_records',
+    'wallet_callbacks',
+    'rounds',
+    'seed_pairs',
+    'sessions',
+    'operators',
+  ]) {
     await knex.schema.dropTableIfExists(table);
   }
   await knex.raw('DROP FUNCTION IF EXISTS rounds_final_is_final() CASCADE');

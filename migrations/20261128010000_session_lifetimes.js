@@ -21,5 +21,7 @@ export async function up(knex) {
 export async function down(knex) {
   await knex.raw('DROP TRIGGER IF EXISTS sessions_end_is_final ON sessions');
   await knex.raw('DROP FUNCTION IF EXISTS sessions_end_is_final()');
-  await knex.raw('ALTER TABLE sessions DROP CONSTRAINT IF EXISTS sessions_ended_reason_check, DROP COLUMN IF EXISTS ended_reason, DROP COLUMN IF EXISTS ended_at, DROP COLUMN IF EXISTS last_seen_at');
+  await knex.raw(
+    'ALTER TABLE sessions DROP CONSTRAINT IF EXISTS sessions_ended_reason_check, DROP COLUMN IF EXISTS ended_reason, DROP COLUMN IF EXISTS ended_at, DROP COLUMN IF EXISTS last_seen_at',
+  );
 }

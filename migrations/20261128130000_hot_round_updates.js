@@ -85,7 +85,9 @@ export async function up(knex) {
     END $$ LANGUAGE plpgsql`);
 
   await knex.raw('DROP INDEX IF EXISTS wallet_callbacks_pending');
-  await knex.raw(`CREATE INDEX wallet_callbacks_extra_rollbacks ON wallet_callbacks (id) WHERE operation = 'rollback' AND purpose IN ('insurance', 'double', 'split')`);
+  await knex.raw(
+    `CREATE INDEX wallet_callbacks_extra_rollbacks ON wallet_callbacks (id) WHERE operation = 'rollback' AND purpose IN ('insurance', 'double', 'split')`,
+  );
 
   await knex.raw('ALTER TABLE rounds DROP CONSTRAINT IF EXISTS rounds_operator_id_foreign');
   await knex.raw('ALTER TABLE rounds DROP CONSTRAINT IF EXISTS rounds_session_id_foreign');
@@ -114,7 +116,11 @@ export async function down(knex) {
   await knex.raw('DROP TRIGGER IF EXISTS rounds_track_insert ON rounds');
   await knex.raw('DROP FUNCTION IF EXISTS rounds_track_insert()');
   await knex.raw('DROP TABLE IF EXISTS open_rounds');
-  await knex.raw(`CREATE UNIQUE INDEX rounds_one_open_per_player ON rounds (operator_id, player_ref, game_type) WHERE game_type IN ${HELD} AND status IN ${OPEN}`);
+  await knex.raw(
+    `CREATE UNIQUE INDEX rounds_one_open_per_player ON rounds (operator_id, player_ref, game_type) WHERE game_type IN ${HELD} AND status IN ${OPEN}`,
+  );
   await knex.raw('DROP TABLE IF EXISTS rounds_in_flight');
-  await knex.raw(`CREATE INDEX rounds_in_flight ON rounds (status, updated_at) WHERE status IN ('debit_requested', 'active', 'credit_pending', 'rollback_pending')`);
+  await knex.raw(
+    `CREATE INDEX rounds_in_flight ON rounds (status, updated_at) WHERE status IN ('debit_requested', 'active', 'credit_pending', 'rollback_pending')`,
+  );
 }

@@ -37,7 +37,11 @@ const rowsOf = (res) => res.rows ?? res;
 
 /** @param {import('knex').Knex} knex */
 export async function up(knex) {
-  const now = rowsOf(await knex.raw(`SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00' AS t, ceil(extract(epoch FROM now()))::bigint::text AS ceil_s`))[0];
+  const now = rowsOf(
+    await knex.raw(
+      `SELECT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00' AS t, ceil(extract(epoch FROM now()))::bigint::text AS ceil_s`,
+    ),
+  )[0];
   const cutover = now.t;
 
   await knex.raw(`CREATE FUNCTION gp_round_time(id text) RETURNS timestamptz LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
@@ -55,14 +59,35 @@ export async function up(knex) {
     await knex.raw(`SELECT DISTINCT c.relname AS name, pg_get_viewdef(c.oid) AS def FROM pg_depend d JOIN pg_rewrite w ON w.oid = d.objid JOIN pg_class c ON c.oid = w.ev_class
       WHERE d.refobjid IN ('rounds'::regclass, 'wallet_callbacks'::regclass) AND c.relkind = 'v'`),
   );
-  const triggers = rowsOf(await knex.raw(`SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE NOT tgisinternal AND tgrelid IN ('rounds'::regclass, 'wallet_callbacks'::regclass)`));
+  const triggers = rowsOf(
+    await knex.raw(
+      `SELECT pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE NOT tgisinternal AND tgrelid IN ('rounds'::regclass, 'wallet_callbacks'::regclass)`,
+    ),
+  );
   const known = new Set([
-    'rounds_pkey', 'rounds_seed_pair_id_nonce_unique', 'rounds_created_desc', 'rounds_operator_created_desc', 'rounds_player_created_desc', 'rounds_player_recent', 'rounds_free_bet_campaign',
-    'wallet_callbacks_pkey', 'wallet_callbacks_idempotency_key_unique', 'wallet_callbacks_round_id_index', 'wallet_callbacks_operator_id_created_at_index', 'wallet_callbacks_one_rollback',
-    'wallet_callbacks_one_credit', 'wallet_callbacks_created', 'wallet_callbacks_extra_rollbacks',
+    'rounds_pkey',
+    'rounds_seed_pair_id_nonce_unique',
+    'rounds_created_desc',
+    'rounds_operator_created_desc',
+    'rounds_player_created_desc',
+    'rounds_player_recent',
+    'rounds_free_bet_campaign',
+    'wallet_callbacks_pkey',
+    'wallet_callbacks_idempotency_key_unique',
+    'wallet_callbacks_round_id_index',
+    'wallet_callbacks_operator_id_created_at_index',
+    'wallet_callbacks_one_rollback',
+    'wallet_callbacks_one_credit',
+    'wallet_callbacks_created',
+    'wallet_callbacks_extra_rollbacks',
   ]);
-  const otherIndexes = rowsOf(await knex.raw(`SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN ('rounds', 'wallet_callbacks')`)).filter((i) => !known.has(i.name));
-  for (const i of otherIndexes) if (/UNIQUE/i.test(i.def)) throw new Error(`unique index ${i.name} on rounds or wallet_callbacks: it needs the partition key (see this migration)`);
+  const otherIndexes = rowsOf(
+    await knex.raw(
+      `SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN ('rounds', 'wallet_callbacks')`,
+    ),
+  ).filter((i) => !known.has(i.name));
+  for (const i of otherIndexes)
+    if (/UNIQUE/i.test(i.def)) throw new Error(`unique index ${i.name} on rounds or wallet_callbacks: it needs the partition key (see this migration)`);
   for (const v of views) await knex.raw(`DROP VIEW ${v.name}`);
 
   await knex.raw('ALTER TABLE wallet_callbacks RENAME TO wallet_callbacks_unpartitioned');
@@ -75,11 +100,17 @@ export async function up(knex) {
   await knex.raw(`CREATE TABLE time_partitions (
     name text PRIMARY KEY, parent text NOT NULL, from_ts timestamptz NOT NULL, to_ts timestamptz NOT NULL)`);
   await knex.raw(`CREATE TABLE rounds_legacy PARTITION OF rounds FOR VALUES FROM (MINVALUE) TO ('${cutover}') WITH (fillfactor = ${ROUNDS_FILL})`);
-  await knex.raw(`CREATE TABLE wallet_callbacks_legacy PARTITION OF wallet_callbacks FOR VALUES FROM (MINVALUE) TO ('${cutover}') WITH (fillfactor = ${CALLBACKS_FILL})`);
-  await knex.raw(`INSERT INTO time_partitions VALUES ('rounds_legacy', 'rounds', '-infinity', '${cutover}'), ('wallet_callbacks_legacy', 'wallet_callbacks', '-infinity', '${cutover}')`);
+  await knex.raw(
+    `CREATE TABLE wallet_callbacks_legacy PARTITION OF wallet_callbacks FOR VALUES FROM (MINVALUE) TO ('${cutover}') WITH (fillfactor = ${CALLBACKS_FILL})`,
+  );
+  await knex.raw(
+    `INSERT INTO time_partitions VALUES ('rounds_legacy', 'rounds', '-infinity', '${cutover}'), ('wallet_callbacks_legacy', 'wallet_callbacks', '-infinity', '${cutover}')`,
+  );
 
   await knex.raw('INSERT INTO rounds SELECT * FROM rounds_unpartitioned');
-  await knex.raw('INSERT INTO wallet_callbacks SELECT c.*, r.created_at FROM wallet_callbacks_unpartitioned c JOIN rounds_unpartitioned r ON r.round_id = c.round_id');
+  await knex.raw(
+    'INSERT INTO wallet_callbacks SELECT c.*, r.created_at FROM wallet_callbacks_unpartitioned c JOIN rounds_unpartitioned r ON r.round_id = c.round_id',
+  );
   await knex.raw('ALTER SEQUENCE wallet_callbacks_id_seq OWNED BY NONE');
   await knex.raw('DROP TABLE wallet_callbacks_unpartitioned');
   await knex.raw('DROP TABLE rounds_unpartitioned');
@@ -87,11 +118,15 @@ export async function up(knex) {
 
   // rounds: keys (on every partition), the legacy partition's own unique ids and nonces, indexes
   await knex.raw('ALTER TABLE rounds ADD CONSTRAINT rounds_pkey PRIMARY KEY (round_id, created_at)');
-  await knex.raw(`ALTER TABLE rounds ADD CONSTRAINT rounds_id_time CHECK (CASE WHEN gp_round_time(round_id) IS NULL THEN created_at < '${cutover}' ELSE gp_round_time(round_id) = created_at END)`);
+  await knex.raw(
+    `ALTER TABLE rounds ADD CONSTRAINT rounds_id_time CHECK (CASE WHEN gp_round_time(round_id) IS NULL THEN created_at < '${cutover}' ELSE gp_round_time(round_id) = created_at END)`,
+  );
   await knex.raw('CREATE UNIQUE INDEX rounds_legacy_round_id ON rounds_legacy (round_id)');
   await knex.raw('CREATE UNIQUE INDEX rounds_legacy_seed_pair_nonce ON rounds_legacy (seed_pair_id, nonce)');
   await knex.raw('ALTER TABLE rounds ADD CONSTRAINT rounds_seed_pair_id_foreign FOREIGN KEY (seed_pair_id) REFERENCES seed_pairs (id)');
-  await knex.raw('ALTER TABLE rounds ADD CONSTRAINT rounds_free_bet_campaign_id_foreign FOREIGN KEY (free_bet_campaign_id) REFERENCES free_bet_campaigns (campaign_id)');
+  await knex.raw(
+    'ALTER TABLE rounds ADD CONSTRAINT rounds_free_bet_campaign_id_foreign FOREIGN KEY (free_bet_campaign_id) REFERENCES free_bet_campaigns (campaign_id)',
+  );
   await knex.raw('CREATE INDEX rounds_created_desc ON rounds (created_at DESC, round_id DESC)');
   await knex.raw('CREATE INDEX rounds_operator_created_desc ON rounds (operator_id, created_at DESC, round_id DESC)');
   await knex.raw('CREATE INDEX rounds_player_created_desc ON rounds (player_ref, created_at DESC, round_id DESC)');
@@ -104,12 +139,18 @@ export async function up(knex) {
   await knex.raw(`ALTER TABLE wallet_callbacks ADD CONSTRAINT wallet_callbacks_key_of_round
     CHECK (starts_with(idempotency_key, round_id || ':') AND (debit_idempotency_key IS NULL OR starts_with(debit_idempotency_key, round_id || ':')))`);
   await knex.raw(`CREATE UNIQUE INDEX wallet_callbacks_one_credit ON wallet_callbacks (round_id, round_created_at) WHERE operation = 'credit'`);
-  await knex.raw(`CREATE UNIQUE INDEX wallet_callbacks_one_rollback ON wallet_callbacks (debit_idempotency_key, round_created_at) WHERE operation = 'rollback'`);
-  await knex.raw('ALTER TABLE wallet_callbacks ADD CONSTRAINT wallet_callbacks_round_id_foreign FOREIGN KEY (round_id, round_created_at) REFERENCES rounds (round_id, created_at)');
+  await knex.raw(
+    `CREATE UNIQUE INDEX wallet_callbacks_one_rollback ON wallet_callbacks (debit_idempotency_key, round_created_at) WHERE operation = 'rollback'`,
+  );
+  await knex.raw(
+    'ALTER TABLE wallet_callbacks ADD CONSTRAINT wallet_callbacks_round_id_foreign FOREIGN KEY (round_id, round_created_at) REFERENCES rounds (round_id, created_at)',
+  );
   await knex.raw('CREATE INDEX wallet_callbacks_round_id_index ON wallet_callbacks (round_id)');
   await knex.raw('CREATE INDEX wallet_callbacks_operator_id_created_at_index ON wallet_callbacks (operator_id, created_at)');
   await knex.raw('CREATE INDEX wallet_callbacks_created ON wallet_callbacks (created_at)');
-  await knex.raw(`CREATE INDEX wallet_callbacks_extra_rollbacks ON wallet_callbacks (id) WHERE operation = 'rollback' AND purpose IN ('insurance', 'double', 'split')`);
+  await knex.raw(
+    `CREATE INDEX wallet_callbacks_extra_rollbacks ON wallet_callbacks (id) WHERE operation = 'rollback' AND purpose IN ('insurance', 'double', 'split')`,
+  );
 
   for (const i of otherIndexes) await knex.raw(i.def.replace(/ ON (ONLY )?/i, ' ON '));
   for (const t of triggers) await knex.raw(t.def);

@@ -15,7 +15,9 @@ export async function up(knex) {
   await knex.raw(`ALTER TABLE free_bet_campaigns
     ADD COLUMN budget numeric(40, 0),
     ADD COLUMN granted_bets bigint NOT NULL DEFAULT 0`);
-  await knex.raw(`UPDATE free_bet_campaigns c SET granted_bets = coalesce((SELECT sum(g.granted) FROM free_bet_grants g WHERE g.campaign_id = c.campaign_id), 0)`);
+  await knex.raw(
+    `UPDATE free_bet_campaigns c SET granted_bets = coalesce((SELECT sum(g.granted) FROM free_bet_grants g WHERE g.campaign_id = c.campaign_id), 0)`,
+  );
   await knex.raw(`ALTER TABLE free_bet_campaigns
     ADD CONSTRAINT free_bet_campaigns_budget_positive CHECK (budget IS NULL OR budget > 0),
     ADD CONSTRAINT free_bet_campaigns_within_budget CHECK (budget IS NULL OR granted_bets * amount <= budget)`);

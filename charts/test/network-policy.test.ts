@@ -10,10 +10,25 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { one, podTemplates, render, type K8sObject } from './helpers/manifests.js';
 
 type Labels = Record<string, string>;
-interface Selector { matchLabels?: Labels; matchExpressions?: unknown[] }
-interface Peer { podSelector?: Selector; namespaceSelector?: Selector; ipBlock?: { cidr: string; except?: string[] } }
-interface Rule { ports?: { port: number; protocol?: string }[]; from?: Peer[]; to?: Peer[] }
-interface Spec { policyTypes: string[]; ingress?: Rule[]; egress?: Rule[] }
+interface Selector {
+  matchLabels?: Labels;
+  matchExpressions?: unknown[];
+}
+interface Peer {
+  podSelector?: Selector;
+  namespaceSelector?: Selector;
+  ipBlock?: { cidr: string; except?: string[] };
+}
+interface Rule {
+  ports?: { port: number; protocol?: string }[];
+  from?: Peer[];
+  to?: Peer[];
+}
+interface Spec {
+  policyTypes: string[];
+  ingress?: Rule[];
+  egress?: Rule[];
+}
 
 /** The other end of a connection: a pod (namespace and labels) or an address outside the cluster. */
 type End = { pod: { namespace: string; nsLabels: Labels; labels: Labels } } | { ip: string };

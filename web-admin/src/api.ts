@@ -68,7 +68,11 @@ export function qs(params: Record<string, string | number | undefined | null>): 
 type Schemas = components['schemas'];
 type Json<R> = R extends { content: { 'application/json': infer T } } ? T : never;
 /** The JSON answer of an operation (its 200, else its 201). */
-export type Answer<Op extends keyof operations> = operations[Op]['responses'] extends { 200: infer R } ? Json<R> : operations[Op]['responses'] extends { 201: infer R } ? Json<R> : never;
+export type Answer<Op extends keyof operations> = operations[Op]['responses'] extends { 200: infer R }
+  ? Json<R>
+  : operations[Op]['responses'] extends { 201: infer R }
+    ? Json<R>
+    : never;
 
 /** An exact amount: a JSON number, or its decimal text when a double cannot hold it. */
 export type Amount = Schemas['Amount'];

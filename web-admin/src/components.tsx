@@ -8,7 +8,17 @@ import { useAuth } from './auth.js';
 import { ROLE_LABEL } from './format.js';
 
 const Icon = ({ d }: { d: string }) => (
-  <svg viewBox="0 0 24 24" width="18" height="18" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+  <svg
+    viewBox="0 0 24 24"
+    width="18"
+    height="18"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="1.8"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden="true"
+  >
     <path d={d} />
   </svg>
 );
@@ -145,9 +155,7 @@ export function ErrorNote({ error }: { error: unknown }) {
         <span className="denied-icon">!</span>
         <div>
           <h2>No access</h2>
-          <p>
-            This belongs to another casino, or your role may only read. Your account sees the profiles, rounds, reconciliation and staff of its own casino.
-          </p>
+          <p>This belongs to another casino, or your role may only read. Your account sees the profiles, rounds, reconciliation and staff of its own casino.</p>
           <div className="alert error">
             <strong>FORBIDDEN</strong> {e.message}
           </div>
@@ -177,9 +185,28 @@ export function Loading() {
   return <div className="loading">Loading…</div>;
 }
 
-export function DataTable<T>({ data, columns, empty = 'Nothing to show', testId, onRowClick }: { data: T[]; columns: ColumnDef<T, unknown>[]; empty?: string; testId?: string; onRowClick?: (row: T) => void }) {
+export function DataTable<T>({
+  data,
+  columns,
+  empty = 'Nothing to show',
+  testId,
+  onRowClick,
+}: {
+  data: T[];
+  columns: ColumnDef<T, unknown>[];
+  empty?: string;
+  testId?: string;
+  onRowClick?: (row: T) => void;
+}) {
   const [sorting, setSorting] = useState<SortingState>([]);
-  const table = useReactTable({ data, columns, state: { sorting }, onSortingChange: setSorting, getCoreRowModel: getCoreRowModel(), getSortedRowModel: getSortedRowModel() });
+  const table = useReactTable({
+    data,
+    columns,
+    state: { sorting },
+    onSortingChange: setSorting,
+    getCoreRowModel: getCoreRowModel(),
+    getSortedRowModel: getSortedRowModel(),
+  });
   return (
     <div className="table-wrap">
       <table className="tbl" data-testid={testId}>
@@ -187,7 +214,12 @@ export function DataTable<T>({ data, columns, empty = 'Nothing to show', testId,
           {table.getHeaderGroups().map((g) => (
             <tr key={g.id}>
               {g.headers.map((h) => (
-                <th key={h.id} onClick={h.column.getToggleSortingHandler()} className={h.column.getCanSort() ? 'sortable' : ''} style={{ textAlign: (h.column.columnDef.meta as { align?: 'right' } | undefined)?.align ?? 'left' }}>
+                <th
+                  key={h.id}
+                  onClick={h.column.getToggleSortingHandler()}
+                  className={h.column.getCanSort() ? 'sortable' : ''}
+                  style={{ textAlign: (h.column.columnDef.meta as { align?: 'right' } | undefined)?.align ?? 'left' }}
+                >
                   {flexRender(h.column.columnDef.header, h.getContext())}
                   {{ asc: ' ▲', desc: ' ▼' }[h.column.getIsSorted() as string] ?? ''}
                 </th>
@@ -258,7 +290,19 @@ export function OneTimeSecret({ label, value, testId }: { label: string; value: 
 const PALETTE = ['#2563eb', '#16a34a', '#f59e0b', '#db2777', '#7c3aed', '#0891b2', '#dc2626'];
 
 /** A time series chart (uPlot): x in seconds, one or more series. */
-export function TimeChart({ x, series, range, height = 220, testId }: { x: number[]; series: { label: string; values: (number | null)[] }[]; range?: [number, number]; height?: number; testId?: string }) {
+export function TimeChart({
+  x,
+  series,
+  range,
+  height = 220,
+  testId,
+}: {
+  x: number[];
+  series: { label: string; values: (number | null)[] }[];
+  range?: [number, number];
+  height?: number;
+  testId?: string;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = ref.current;
@@ -273,7 +317,16 @@ export function TimeChart({ x, series, range, height = 220, testId }: { x: numbe
         { stroke: '#64748b', grid: { stroke: '#eef1f5' }, ticks: { stroke: '#e2e8f0' } },
         { stroke: '#64748b', grid: { stroke: '#eef1f5' }, ticks: { stroke: '#e2e8f0' }, size: 60 },
       ],
-      series: [{}, ...series.map((s, i) => ({ label: s.label, stroke: PALETTE[i % PALETTE.length], width: 2, fill: series.length === 1 ? 'rgba(37,99,235,0.08)' : undefined, points: { show: x.length < 40 } }))],
+      series: [
+        {},
+        ...series.map((s, i) => ({
+          label: s.label,
+          stroke: PALETTE[i % PALETTE.length],
+          width: 2,
+          fill: series.length === 1 ? 'rgba(37,99,235,0.08)' : undefined,
+          points: { show: x.length < 40 },
+        })),
+      ],
     };
     const plot = new uPlot(opts, [x, ...series.map((s) => s.values)] as uPlot.AlignedData, el);
     const ro = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height }));

@@ -20,7 +20,9 @@ export function money(value: Amount | null | undefined, currency: string): strin
 /** The amount as the exact text a form edits (no grouping). */
 export function amountText(value: Amount | null | undefined): string {
   if (value === null || value === undefined) return '';
-  return typeof value === 'number' ? String(value).replace(/^(\d+)e-(\d+)$/, (_m, a: string, b: string) => (Number(a) / 10 ** Number(b)).toFixed(Number(b))) : value;
+  return typeof value === 'number'
+    ? String(value).replace(/^(\d+)e-(\d+)$/, (_m, a: string, b: string) => (Number(a) / 10 ** Number(b)).toFixed(Number(b)))
+    : value;
 }
 
 const dateTime = new Intl.DateTimeFormat('en-GB', { year: 'numeric', month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });

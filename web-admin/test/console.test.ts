@@ -28,29 +28,52 @@ let base = '';
 let pendingRoundId = '';
 let settledRoundId = '';
 
-async function play(operatorId: string, playerRef: string, bets: number, params = { target: 50.5, direction: 'over' }): Promise<{ roundId: string; roundStatus: string }[]> {
+async function play(
+  operatorId: string,
+  playerRef: string,
+  bets: number,
+  params = { target: 50.5, direction: 'over' },
+): Promise<{ roundId: string; roundStatus: string }[]> {
   const currency = OPERATORS.find((o) => o.id === operatorId)!.currency;
   casino.createPlayer({ playerRef, displayName: playerRef, balance: '1000', currency });
   const token = casino.issueLaunchToken(playerRef, { operatorId });
   const session = (await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId, launchToken: token } })).json();
   const out = [];
   for (let i = 0; i < bets; i++) {
-    const res = await t.app.inject({ method: 'POST', url: '/api/bets', payload: { sessionId: session.sessionId, gameType: 'dice', amount: 1.5, idempotencyKey: `${playerRef}-${i}`, params } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/bets',
+      payload: { sessionId: session.sessionId, gameType: 'dice', amount: 1.5, idempotencyKey: `${playerRef}-${i}`, params },
+    });
     out.push(res.json());
   }
   return out;
 }
 
 beforeAll(async () => {
-  casino = await startReferenceCasino({ operators: Object.fromEntries(OPERATORS.map((o) => [o.id, { secret: secretOf(o.id), currency: o.currency, decimals: 2 }])) });
-  t = await createTestApp({ listen: true, config: { rateLimits: { authFailuresPerMinute: 1000, sessionPerMinute: 1_000_000, ipPerMinute: 1_000_000, loginPerMinute: 1000 } } });
+  casino = await startReferenceCasino({
+    operators: Object.fromEntries(OPERATORS.map((o) => [o.id, { secret: secretOf(o.id), currency: o.currency, decimals: 2 }])),
+  });
+  t = await createTestApp({
+    listen: true,
+    config: { rateLimits: { authFailuresPerMinute: 1000, sessionPerMinute: 1_000_000, ipPerMinute: 1_000_000, loginPerMinute: 1000 } },
+  });
   base = t.url;
   for (const o of OPERATORS) {
     const res = await t.app.inject({
       method: 'PUT',
       url: `/api/admin/operators/${o.id}`,
       headers: adminHeaders,
-      payload: { currency: o.currency, callbackBaseUrl: casino.url, sharedSecret: secretOf(o.id), minBet: 0.1, maxBet: 100, stakeStep: 0.01, maxPayout: 10_000, tenantId: o.tenant },
+      payload: {
+        currency: o.currency,
+        callbackBaseUrl: casino.url,
+        sharedSecret: secretOf(o.id),
+        minBet: 0.1,
+        maxBet: 100,
+        stakeStep: 0.01,
+        maxPayout: 10_000,
+        tenantId: o.tenant,
+      },
     });
     if (res.statusCode !== 201) throw new Error(res.body);
   }
@@ -59,7 +82,8 @@ beforeAll(async () => {
   await play('casino-b-usd', 'zoe', 3);
   // a credit the casino could not confirm: the round waits in credit_pending
   casino.setFaults([{ path: '/wallet/credit', kind: 'status', status: 503 }]);
-  for (const r of await play('casino-a-usd', 'pending-pat', 6, { target: 2, direction: 'over' })) if (r.roundStatus === 'credit_pending' && !pendingRoundId) pendingRoundId = r.roundId;
+  for (const r of await play('casino-a-usd', 'pending-pat', 6, { target: 2, direction: 'over' }))
+    if (r.roundStatus === 'credit_pending' && !pendingRoundId) pendingRoundId = r.roundId;
   casino.clearFaults();
   for (const [email, role, tenant] of [
     ['root@provider.test', 'platform_admin', null],
@@ -219,11 +243,15 @@ describe('the admin console in a browser', () => {
     await page.getByTestId('recon-operator').selectOption('casino-a-usd');
     await page.getByTestId('recon-type').selectOption('debit');
     await page.getByTestId('recon-apply').click();
-    await expect.poll(async () => new Set(await page.getByTestId('recon-table').locator('tbody tr td:nth-child(2)').allTextContents())).toEqual(new Set(['Debit']));
+    await expect
+      .poll(async () => new Set(await page.getByTestId('recon-table').locator('tbody tr td:nth-child(2)').allTextContents()))
+      .toEqual(new Set(['Debit']));
     await page.getByTestId('totals-table').locator('tbody tr').first().waitFor();
     expect(await page.getByTestId('totals-table').textContent()).toContain('casino-a-usd');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
-    const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
     expect(csv[0]).toMatch(/^createdAt,type,status,operatorId,roundId/);
     expect(csv.length).toBe(1 + 12);
     for (const line of csv.slice(1)) expect(line).toMatch(/,debit,succeeded,casino-a-usd,/);
@@ -289,10 +317,22 @@ describe('the admin console in a browser', () => {
   it('draws a round as the replay does (a Blackjack round in play too), writes statuses in one capitalisation, and fits 390 px', async () => {
     // a Blackjack round left in play
     casino.createPlayer({ playerRef: 'bj-open', displayName: 'bj-open', balance: '1000', currency: 'USD' });
-    const session = (await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId: 'casino-a-usd', gameType: 'blackjack', launchToken: casino.issueLaunchToken('bj-open', { operatorId: 'casino-a-usd' }) } })).json();
+    const session = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/sessions',
+        payload: { operatorId: 'casino-a-usd', gameType: 'blackjack', launchToken: casino.issueLaunchToken('bj-open', { operatorId: 'casino-a-usd' }) },
+      })
+    ).json();
     let open: { roundId: string; roundStatus: string } | null = null;
     for (let i = 0; !open && i < 20; i++) {
-      const r = (await t.app.inject({ method: 'POST', url: '/api/blackjack/rounds', payload: { sessionId: session.sessionId, amount: 1, idempotencyKey: `bj-open-${i}` } })).json();
+      const r = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/blackjack/rounds',
+          payload: { sessionId: session.sessionId, amount: 1, idempotencyKey: `bj-open-${i}` },
+        })
+      ).json();
       if (r.roundStatus === 'active') open = r;
     }
     const page = await newPage(browser);
@@ -315,7 +355,15 @@ describe('the admin console in a browser', () => {
     expect(await page.getByTestId('round-board').textContent()).not.toMatch(/deck/);
     expect(await fits(), 'blackjack round').toBeLessThanOrEqual(390);
     await screenshot(page, 'admin-round-blackjack-mobile');
-    for (const url of ['/admin/rounds', '/admin/reconciliation', '/admin/operators', '/admin/operators/casino-a-usd', '/admin/operators/new', '/admin/staff', '/admin/audit']) {
+    for (const url of [
+      '/admin/rounds',
+      '/admin/reconciliation',
+      '/admin/operators',
+      '/admin/operators/casino-a-usd',
+      '/admin/operators/new',
+      '/admin/staff',
+      '/admin/audit',
+    ]) {
       await page.goto(`${base}${url}`);
       await page.locator('.content').waitFor();
       await page.waitForLoadState('networkidle');

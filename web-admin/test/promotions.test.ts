@@ -32,19 +32,46 @@ async function play(operatorId: string, playerRef: string, displayName: string, 
   const token = casino.issueLaunchToken(playerRef, { operatorId });
   const session = (await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId, launchToken: token } })).json();
   for (const [i, amount] of stakes.entries()) {
-    const res = await t.app.inject({ method: 'POST', url: '/api/bets', payload: { sessionId: session.sessionId, gameType: 'dice', amount, idempotencyKey: `${playerRef}-${i}-${Date.now()}`, params: { target: 50.5, direction: 'over' } } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/bets',
+      payload: {
+        sessionId: session.sessionId,
+        gameType: 'dice',
+        amount,
+        idempotencyKey: `${playerRef}-${i}-${Date.now()}`,
+        params: { target: 50.5, direction: 'over' },
+      },
+    });
     expect(res.statusCode, res.body).toBe(200);
   }
 }
 
 beforeAll(async () => {
   casino = await startReferenceCasino({ operators: Object.fromEntries(OPS.map((o) => [o.id, { secret: secretOf(o.id), currency: 'USD', decimals: 2 }])) });
-  t = await createTestApp({ listen: true, config: { rateLimits: { authFailuresPerMinute: 1000, sessionPerMinute: 1_000_000, ipPerMinute: 1_000_000, loginPerMinute: 1000 } } });
+  t = await createTestApp({
+    listen: true,
+    config: { rateLimits: { authFailuresPerMinute: 1000, sessionPerMinute: 1_000_000, ipPerMinute: 1_000_000, loginPerMinute: 1000 } },
+  });
   t.services.config.promotions.graceSeconds = 0;
   t.services.config.promotions.leaderboardCacheMs = 0;
   base = t.url;
   for (const o of OPS) {
-    const res = await t.app.inject({ method: 'PUT', url: `/api/admin/operators/${o.id}`, headers: adminHeaders, payload: { currency: 'USD', callbackBaseUrl: casino.url, sharedSecret: secretOf(o.id), minBet: 0.1, maxBet: 100, stakeStep: 0.01, maxPayout: 10_000, tenantId: o.tenant } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/operators/${o.id}`,
+      headers: adminHeaders,
+      payload: {
+        currency: 'USD',
+        callbackBaseUrl: casino.url,
+        sharedSecret: secretOf(o.id),
+        minBet: 0.1,
+        maxBet: 100,
+        stakeStep: 0.01,
+        maxPayout: 10_000,
+        tenantId: o.tenant,
+      },
+    });
     expect(res.statusCode, res.body).toBe(201);
   }
   await createAccount(t.services.db, { email: 'ops@promo-a.test', password: PASSWORD, role: 'admin', tenantId: 'promo-a' });
@@ -89,7 +116,14 @@ describe('the promotions pages', () => {
     await screenshot(page, 'admin-promotion-awards');
 
     // a prize drop, and the list
-    const drop = await apiFromPage(page, 'POST', '/api/admin/promotions', { kind: 'prize_drop', operatorId: 'promo-a-usd', name: 'Drop & Win', prizes: [20, 10, 5], oneIn: 1, endsAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const drop = await apiFromPage(page, 'POST', '/api/admin/promotions', {
+      kind: 'prize_drop',
+      operatorId: 'promo-a-usd',
+      name: 'Drop & Win',
+      prizes: [20, 10, 5],
+      oneIn: 1,
+      endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     expect(drop.status).toBe(201);
     await play('promo-a-usd', 'dana', 'Dana K', [1]);
     await t.services.promotions.tick();
@@ -118,7 +152,9 @@ describe('the promotions pages', () => {
     await viewer.goto(`${base}/admin/promotions`);
     await viewer.getByTestId('promo-table').waitFor();
     expect(await viewer.getByTestId('promo-new').count()).toBe(0);
-    expect(await apiFromPage(viewer, 'POST', `/api/admin/promotions/${String((drop as unknown as { promoId?: string }).promoId ?? promoId)}/cancel`)).toMatchObject({ status: 403 });
+    expect(
+      await apiFromPage(viewer, 'POST', `/api/admin/promotions/${String((drop as unknown as { promoId?: string }).promoId ?? promoId)}/cancel`),
+    ).toMatchObject({ status: 403 });
     await viewer.close();
     await page.close();
   });
@@ -127,13 +163,27 @@ describe('the promotions pages', () => {
     // after the first test: the tournament's 3 prizes (100 + 50 + 25) and the drop's first (20) credited.
     // One more bet: it wins the running drop's next prize (10, oneIn 1) and a new drop's only one (7);
     // the casino answers 503 to both credits: they stay pending.
-    const extra = await t.app.inject({ method: 'POST', url: '/api/admin/promotions', headers: adminHeaders, payload: { kind: 'prize_drop', operatorId: 'promo-a-usd', name: 'Lucky 7', prizes: [7], oneIn: 1, endsAt: new Date(Date.now() + 3_600_000).toISOString() } });
+    const extra = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/promotions',
+      headers: adminHeaders,
+      payload: {
+        kind: 'prize_drop',
+        operatorId: 'promo-a-usd',
+        name: 'Lucky 7',
+        prizes: [7],
+        oneIn: 1,
+        endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+      },
+    });
     expect(extra.statusCode, extra.body).toBe(201);
     await play('promo-a-usd', 'erin', 'Erin Shaw', [1]);
     casino.setFaults([{ path: '/wallet/credit', kind: 'status', status: 503 }]);
     await t.services.promotions.tick();
     casino.clearFaults();
-    const pendingKeys = (await t.services.db('promotion_awards').where({ operator_id: 'promo-a-usd', callback_status: 'pending' })).map((a: { idempotency_key: string }) => a.idempotency_key);
+    const pendingKeys = (await t.services.db('promotion_awards').where({ operator_id: 'promo-a-usd', callback_status: 'pending' })).map(
+      (a: { idempotency_key: string }) => a.idempotency_key,
+    );
     expect(pendingKeys).toHaveLength(2);
 
     const page = await newPage(browser);
@@ -145,7 +195,8 @@ describe('the promotions pages', () => {
     await expect.poll(() => totalsRow.getByTestId('promo-credits').textContent()).toBe('195.00');
     expect(await totalsRow.getByTestId('promo-pending').textContent()).toMatch(/^17\.00\s*2$/);
     expect(await page.getByTestId('promo-pending-note').textContent()).toContain('2 promo credits not confirmed yet');
-    const totals = (await t.app.inject({ method: 'GET', url: '/api/admin/reconciliation/totals?operatorId=promo-a-usd', headers: adminHeaders })).json().totals as Record<string, unknown>[];
+    const totals = (await t.app.inject({ method: 'GET', url: '/api/admin/reconciliation/totals?operatorId=promo-a-usd', headers: adminHeaders })).json()
+      .totals as Record<string, unknown>[];
     expect(totals).toHaveLength(1);
     expect(totals[0]).toMatchObject({ promoCredits: 195, promoPending: 17, promoPendingCount: 2, freeBetPayouts: 0 });
     expect(Number(totals[0]!.ggr)).toBeCloseTo(Number(totals[0]!.stakes) - Number(totals[0]!.payouts) - Number(totals[0]!.rollbacks), 6);
@@ -161,11 +212,20 @@ describe('the promotions pages', () => {
     await screenshot(page, 'admin-reconciliation-promo');
     // the CSV follows the filter: one line per promo credit, its kind, promotion and prize
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('export-csv').click()]);
-    const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
-    expect(csv[0]).toBe('createdAt,type,status,operatorId,roundId,playerRef,gameType,amount,currency,casinoTransactionId,idempotencyKey,money,campaignId,promoId,prize,sourceRoundId');
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
+    expect(csv[0]).toBe(
+      'createdAt,type,status,operatorId,roundId,playerRef,gameType,amount,currency,casinoTransactionId,idempotencyKey,money,campaignId,promoId,prize,sourceRoundId',
+    );
     expect(csv).toHaveLength(1 + 6);
     for (const line of csv.slice(1)) expect(line).toMatch(/,promo,,[0-9a-f-]{36},\d+,/);
-    expect(csv.filter((l) => l.includes(',credit_pending,pending,')).map((l) => l.split(',')[10]).sort()).toEqual([...pendingKeys].sort());
+    expect(
+      csv
+        .filter((l) => l.includes(',credit_pending,pending,'))
+        .map((l) => l.split(',')[10])
+        .sort(),
+    ).toEqual([...pendingKeys].sort());
     expect(page.problems).toEqual([]);
     await page.close();
   });

@@ -16,12 +16,23 @@ let t: TestApp;
 let browser: Browser;
 
 beforeAll(async () => {
-  t = await createTestApp({ listen: true, config: { rateLimits: { authFailuresPerMinute: 1000, sessionPerMinute: 1_000_000, ipPerMinute: 1_000_000, loginPerMinute: 1000 } } });
+  t = await createTestApp({
+    listen: true,
+    config: { rateLimits: { authFailuresPerMinute: 1000, sessionPerMinute: 1_000_000, ipPerMinute: 1_000_000, loginPerMinute: 1000 } },
+  });
   const res = await t.app.inject({
     method: 'PUT',
     url: '/api/admin/operators/rg-gbp',
     headers: adminHeaders,
-    payload: { currency: 'GBP', callbackBaseUrl: 'sandbox://demo-casino', sharedSecret: 'shared-secret-0123456789abcdef', minBet: 0.1, stakeStep: 0.01, maxPayout: 10_000, tenantId: 'casino-uk' },
+    payload: {
+      currency: 'GBP',
+      callbackBaseUrl: 'sandbox://demo-casino',
+      sharedSecret: 'shared-secret-0123456789abcdef',
+      minBet: 0.1,
+      stakeStep: 0.01,
+      maxPayout: 10_000,
+      tenantId: 'casino-uk',
+    },
   });
   if (res.statusCode !== 201) throw new Error(res.body);
   await createAccount(t.services.db, { email: 'root@provider.test', password: PASSWORD, role: 'platform_admin', tenantId: null });
@@ -53,7 +64,9 @@ describe('responsible gaming in the profile form', () => {
     await page.getByTestId('f-rg-jurisdictions').fill('{"MT": {"minRoundIntervalMs": 0}, "ca-on": {"autobet": "disabled"}}');
     await screenshot(page, 'admin-responsible-gaming');
     await page.getByTestId('profile-submit').click();
-    await expect.poll(stored).toEqual({ ...RESPONSIBLE_GAMING_PRESETS.ukgc.value, jurisdictions: { MT: { minRoundIntervalMs: 0 }, 'CA-ON': { autobet: 'disabled' } } });
+    await expect
+      .poll(stored)
+      .toEqual({ ...RESPONSIBLE_GAMING_PRESETS.ukgc.value, jurisdictions: { MT: { minRoundIntervalMs: 0 }, 'CA-ON': { autobet: 'disabled' } } });
 
     await page.goto(`${t.url}/admin/operators/rg-gbp/edit`);
     await page.getByTestId('rg-fieldset').waitFor();

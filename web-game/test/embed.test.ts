@@ -26,7 +26,16 @@ beforeAll(async () => {
   stack = await startStack([
     { operatorId: 'emb-usd', tenantId: 'acme', allowedEmbedOrigins: [casinoA.origin, casinoB.origin] },
     { operatorId: 'emb-eur', currency: 'EUR', tenantId: 'acme', allowedEmbedOrigins: [casinoA.origin] },
-    { operatorId: 'emb-btc', currency: 'BTC', decimals: 8, tenantId: 'other-casino', allowedEmbedOrigins: [casinoA.origin], minBet: 0.00001, stakeStep: 0.00000001, maxBet: 1 },
+    {
+      operatorId: 'emb-btc',
+      currency: 'BTC',
+      decimals: 8,
+      tenantId: 'other-casino',
+      allowedEmbedOrigins: [casinoA.origin],
+      minBet: 0.00001,
+      stakeStep: 0.00000001,
+      maxBet: 1,
+    },
     { operatorId: 'emb-quiet', tenantId: 'acme', showBalanceInEmbed: false },
   ]);
 });
@@ -44,11 +53,16 @@ const gameFrame = async (page: Page): Promise<Frame> => {
 };
 const waitForMessage = (page: Page, type: string, extra: { requestId?: string; count?: number } = {}) =>
   page.waitForFunction(
-    ({ type, requestId, count }) => (window as unknown as { messages: Msg[] }).messages.filter((m) => m.data?.type === type && (!requestId || m.data.requestId === requestId)).length >= count,
+    ({ type, requestId, count }) =>
+      (window as unknown as { messages: Msg[] }).messages.filter((m) => m.data?.type === type && (!requestId || m.data.requestId === requestId)).length >=
+      count,
     { type, requestId: extra.requestId, count: extra.count ?? 1 },
   );
 const postSwitch = (page: Page, message: Record<string, unknown>) =>
-  page.evaluate(({ message, origin }) => (document.getElementById('game') as HTMLIFrameElement).contentWindow!.postMessage(message, origin), { message, origin: stack.base });
+  page.evaluate(({ message, origin }) => (document.getElementById('game') as HTMLIFrameElement).contentWindow!.postMessage(message, origin), {
+    message,
+    origin: stack.base,
+  });
 
 /** A casino page on `casino` framing the game of `operatorId` for `playerRef`. */
 async function framed(casino: CasinoPage, operatorId: string, playerRef: string, q: Record<string, string> = {}, height = 0, viewport = DESKTOP) {
@@ -84,7 +98,9 @@ describe('embed=1 in a casino page on another origin', () => {
     await frame.locator('[data-testid=game-blackjack]').waitFor();
     await expect.poll(async () => (await messages(page)).filter((m) => m.data.type === 'PROVIDER_RESIZE').at(-1)?.data.height).toBe(await contentHeight());
     expect(await contentHeight()).not.toBe(first);
-    await expect.poll(() => page.evaluate(() => (document.getElementById('game') as HTMLIFrameElement).getBoundingClientRect().height)).toBe(await contentHeight());
+    await expect
+      .poll(() => page.evaluate(() => (document.getElementById('game') as HTMLIFrameElement).getBoundingClientRect().height))
+      .toBe(await contentHeight());
     expectNoProblems(page);
     await page.close();
   });
@@ -149,7 +165,14 @@ describe('currency switch by window messages (CONTRACT.md §14)', () => {
   it('an allowed casino origin switches to the EUR profile: new session, casino-validated currency, READY again, bets in EUR', async () => {
     const { page, frame } = await framed(casinoA, 'emb-usd', 'sw-bob');
     const eurToken = stack.player('sw-bob', 'emb-eur', '250.5');
-    await postSwitch(page, { type: 'PROVIDER_SWITCH_CURRENCY', requestId: 'req-1', operatorId: 'emb-eur', launchToken: eurToken, game: 'dice', launchMode: 'single' });
+    await postSwitch(page, {
+      type: 'PROVIDER_SWITCH_CURRENCY',
+      requestId: 'req-1',
+      operatorId: 'emb-eur',
+      launchToken: eurToken,
+      game: 'dice',
+      launchMode: 'single',
+    });
     await waitForMessage(page, 'PROVIDER_SWITCH_CURRENCY_RESULT', { requestId: 'req-1' });
     const result = (await messages(page)).find((m) => m.data.requestId === 'req-1')!;
     expect(result.origin).toBe(stack.base);
@@ -171,7 +194,14 @@ describe('currency switch by window messages (CONTRACT.md §14)', () => {
 
   it('answers ok:false INVALID_SESSION for a bad token and keeps the current session', async () => {
     const { page, frame } = await framed(casinoA, 'emb-usd', 'sw-carl');
-    await postSwitch(page, { type: 'PROVIDER_SWITCH_CURRENCY', requestId: 'bad-1', operatorId: 'emb-eur', launchToken: 'not-a-token', game: 'dice', launchMode: 'single' });
+    await postSwitch(page, {
+      type: 'PROVIDER_SWITCH_CURRENCY',
+      requestId: 'bad-1',
+      operatorId: 'emb-eur',
+      launchToken: 'not-a-token',
+      game: 'dice',
+      launchMode: 'single',
+    });
     await waitForMessage(page, 'PROVIDER_SWITCH_CURRENCY_RESULT', { requestId: 'bad-1' });
     const result = (await messages(page)).find((m) => m.data.requestId === 'bad-1')!;
     expect(result.data).toMatchObject({ type: 'PROVIDER_SWITCH_CURRENCY_RESULT', ok: false, code: 'INVALID_SESSION' });
@@ -186,7 +216,14 @@ describe('currency switch by window messages (CONTRACT.md §14)', () => {
     const { page } = await framed(casinoA, 'emb-usd', 'sw-dora');
     const btcToken = stack.player('sw-dora', 'emb-btc', '1');
     const before = stack.casino.requests().filter((r) => r.operatorId === 'emb-btc').length;
-    await postSwitch(page, { type: 'PROVIDER_SWITCH_CURRENCY', requestId: 'other-1', operatorId: 'emb-btc', launchToken: btcToken, game: 'dice', launchMode: 'single' });
+    await postSwitch(page, {
+      type: 'PROVIDER_SWITCH_CURRENCY',
+      requestId: 'other-1',
+      operatorId: 'emb-btc',
+      launchToken: btcToken,
+      game: 'dice',
+      launchMode: 'single',
+    });
     await waitForMessage(page, 'PROVIDER_SWITCH_CURRENCY_RESULT', { requestId: 'other-1' });
     expect((await messages(page)).find((m) => m.data.requestId === 'other-1')!.data).toMatchObject({ ok: false, code: 'FORBIDDEN' });
     expect(stack.casino.requests().filter((r) => r.operatorId === 'emb-btc').length).toBe(before);
@@ -203,10 +240,22 @@ describe('currency switch by window messages (CONTRACT.md §14)', () => {
     // A frame of another origin inside the casino page posts a switch to the game.
     const attackerFrame = page.frames().find((f) => f.url().startsWith(attacker.origin))!;
     await attackerFrame.evaluate((message) => window.postMessage({ cmd: 'post', message }, '*'), {
-      type: 'PROVIDER_SWITCH_CURRENCY', requestId: 'evil-1', operatorId: 'emb-eur', launchToken: eurToken, game: 'dice', launchMode: 'single',
+      type: 'PROVIDER_SWITCH_CURRENCY',
+      requestId: 'evil-1',
+      operatorId: 'emb-eur',
+      launchToken: eurToken,
+      game: 'dice',
+      launchMode: 'single',
     });
     // Then the casino asks something the page answers: messages are handled in order.
-    await postSwitch(page, { type: 'PROVIDER_SWITCH_CURRENCY', requestId: 'after-1', operatorId: 'emb-usd', launchToken: stack.token('sw-eve', 'emb-usd'), game: 'dice', launchMode: 'single' });
+    await postSwitch(page, {
+      type: 'PROVIDER_SWITCH_CURRENCY',
+      requestId: 'after-1',
+      operatorId: 'emb-usd',
+      launchToken: stack.token('sw-eve', 'emb-usd'),
+      game: 'dice',
+      launchMode: 'single',
+    });
     await waitForMessage(page, 'PROVIDER_SWITCH_CURRENCY_RESULT', { requestId: 'after-1' });
     expect((await messages(page)).filter((m) => m.data.requestId === 'evil-1')).toEqual([]);
     expect(await attackerFrame.evaluate(() => (window as unknown as { received: unknown[] }).received)).toEqual([]);
@@ -216,10 +265,24 @@ describe('currency switch by window messages (CONTRACT.md §14)', () => {
 
   it('the list of the profile the page now holds governs: after a switch to EUR, the casino origin only USD allows is ignored', async () => {
     const { page, frame } = await framed(casinoB, 'emb-usd', 'sw-finn');
-    await postSwitch(page, { type: 'PROVIDER_SWITCH_CURRENCY', requestId: 'b-1', operatorId: 'emb-eur', launchToken: stack.player('sw-finn', 'emb-eur'), game: 'dice', launchMode: 'single' });
+    await postSwitch(page, {
+      type: 'PROVIDER_SWITCH_CURRENCY',
+      requestId: 'b-1',
+      operatorId: 'emb-eur',
+      launchToken: stack.player('sw-finn', 'emb-eur'),
+      game: 'dice',
+      launchMode: 'single',
+    });
     await waitForMessage(page, 'PROVIDER_SWITCH_CURRENCY_RESULT', { requestId: 'b-1' });
     expect((await messages(page)).find((m) => m.data.requestId === 'b-1')!.data.ok).toBe(true);
-    await postSwitch(page, { type: 'PROVIDER_SWITCH_CURRENCY', requestId: 'b-2', operatorId: 'emb-usd', launchToken: stack.token('sw-finn', 'emb-usd'), game: 'dice', launchMode: 'single' });
+    await postSwitch(page, {
+      type: 'PROVIDER_SWITCH_CURRENCY',
+      requestId: 'b-2',
+      operatorId: 'emb-usd',
+      launchToken: stack.token('sw-finn', 'emb-usd'),
+      game: 'dice',
+      launchMode: 'single',
+    });
     // Nothing will come back: give the page the time a switch takes, then look.
     await frame.waitForTimeout(1500);
     expect((await messages(page)).filter((m) => m.data.requestId === 'b-2')).toEqual([]);
@@ -237,7 +300,14 @@ describe('currency switch by window messages (CONTRACT.md §14)', () => {
     const betAnswer = page.waitForResponse((r) => r.url().endsWith('/api/bets'));
     await frame.locator('[data-testid=bet-button]').click();
     await page.waitForFunction(() => true);
-    await postSwitch(page, { type: 'PROVIDER_SWITCH_CURRENCY', requestId: 'settle-1', operatorId: 'emb-eur', launchToken: eurToken, game: 'dice', launchMode: 'single' });
+    await postSwitch(page, {
+      type: 'PROVIDER_SWITCH_CURRENCY',
+      requestId: 'settle-1',
+      operatorId: 'emb-eur',
+      launchToken: eurToken,
+      game: 'dice',
+      launchMode: 'single',
+    });
     await waitForMessage(page, 'PROVIDER_SWITCH_CURRENCY_RESULT', { requestId: 'settle-1' });
     await betAnswer;
     stack.casino.clearFaults();
@@ -251,7 +321,12 @@ describe('currency switch by window messages (CONTRACT.md §14)', () => {
 describe('security headers of /game.html (CONTRACT.md §14)', () => {
   const headersOf = async (query: string) => {
     const res = await fetch(`${stack.base}/game.html${query}`);
-    return { status: res.status, csp: res.headers.get('content-security-policy') ?? '', nosniff: res.headers.get('x-content-type-options'), body: await res.text() };
+    return {
+      status: res.status,
+      csp: res.headers.get('content-security-policy') ?? '',
+      nosniff: res.headers.get('x-content-type-options'),
+      body: await res.text(),
+    };
   };
   it('frame-ancestors lists exactly the operator’s allowed origins; no inline script; nosniff', async () => {
     const h = await headersOf('?operatorId=emb-usd');

@@ -42,7 +42,10 @@ describe('free bets on the game page', () => {
     await expect.poll(() => left.getAttribute('data-left')).toBe('2');
     expect(await left.textContent()).toContain('2 free bets left');
 
-    const [resp] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/bets') && r.request().method() === 'POST'), page.locator('[data-testid=free-bet-use]').click()]);
+    const [resp] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/api/bets') && r.request().method() === 'POST'),
+      page.locator('[data-testid=free-bet-use]').click(),
+    ]);
     const answer = (await resp.json()) as { roundId: string; roundStatus: string; bet: { freeBetCampaignId?: string } };
     expect(answer.roundStatus).toBe('settled');
     expect(answer.bet.freeBetCampaignId).toBeTruthy();

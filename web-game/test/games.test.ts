@@ -25,7 +25,12 @@ afterAll(async () => {
 
 describe('launch through /sandbox/launch (demo casino)', () => {
   it('opens the launch URL and plays dice; the balance is the demo casino’s', async () => {
-    const res = await stack.t.app.inject({ method: 'POST', url: '/sandbox/launch', headers: { host: new URL(stack.base).host }, payload: { operatorId: 'demo-usd', playerRef: 'sandbox-alice', gameType: 'dice' } });
+    const res = await stack.t.app.inject({
+      method: 'POST',
+      url: '/sandbox/launch',
+      headers: { host: new URL(stack.base).host },
+      payload: { operatorId: 'demo-usd', playerRef: 'sandbox-alice', gameType: 'dice' },
+    });
     const { launchUrl } = res.json();
     expect(launchUrl).toMatch(new RegExp(`^${stack.base}/game\\.html\\?operatorId=demo-usd&game=dice&token=`));
     const page = await newPage(browser);

@@ -25,7 +25,17 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
 
 /** Keys whose text is the same in English and that language: game names, symbols, loan words. */
 const SAME_AS_ENGLISH: Record<string, string[]> = {
-  common: ['games.limbo', 'games.plinko', 'games.keno', 'games.blackjack', 'bet.half', 'bet.double', 'verify.nonce', 'verify.bytes', 'blackjack.outcome.blackjack'],
+  common: [
+    'games.limbo',
+    'games.plinko',
+    'games.keno',
+    'games.blackjack',
+    'bet.half',
+    'bet.double',
+    'verify.nonce',
+    'verify.bytes',
+    'blackjack.outcome.blackjack',
+  ],
   es: ['autobet.manual'],
   'pt-BR': ['autobet.manual', 'blackjack.dealer'],
   de: ['blackjack.dealer', 'blackjack.hand', 'shield.tabSeeds', 'bets.status', 'autobet.optional'],

@@ -62,11 +62,14 @@ interface Reach {
 
 /** Where `selector` is in the casino page's viewport, and whether a click at its centre reaches it. */
 async function reach(page: Page, frame: Frame, selector: string): Promise<Reach> {
-  const inner = await frame.locator(selector).first().evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    const hitEl = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-    return { x: r.x, y: r.y, w: r.width, h: r.height, hit: hitEl === el || el.contains(hitEl), vw: innerWidth, vh: innerHeight };
-  });
+  const inner = await frame
+    .locator(selector)
+    .first()
+    .evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hitEl = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      return { x: r.x, y: r.y, w: r.width, h: r.height, hit: hitEl === el || el.contains(hitEl), vw: innerWidth, vh: innerHeight };
+    });
   const f = await page.locator('#game').evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect);
   // inside the frame's own viewport too (a fill=1 frame does not scroll)
   const inFrame = inner.x >= 0 && inner.y >= 0 && inner.x + inner.w <= inner.vw + 0.5 && inner.y + inner.h <= inner.vh + 0.5;
@@ -106,7 +109,10 @@ async function contactSheet(name: string, cells: { label: string; png: Buffer }[
   const sheet = await context.newPage();
   await sheet.setViewportSize({ width: perRow * (cellWidth + 12) + 12, height: 200 });
   const html = `<body style="margin:0;background:#111;font:13px sans-serif;color:#ddd;display:flex;flex-wrap:wrap;gap:12px;padding:12px">${cells
-    .map((c) => `<figure style="margin:0"><figcaption style="padding:0 0 4px">${c.label}</figcaption><img style="display:block;width:${cellWidth}px;outline:1px solid #444" src="data:image/png;base64,${c.png.toString('base64')}"></figure>`)
+    .map(
+      (c) =>
+        `<figure style="margin:0"><figcaption style="padding:0 0 4px">${c.label}</figcaption><img style="display:block;width:${cellWidth}px;outline:1px solid #444" src="data:image/png;base64,${c.png.toString('base64')}"></figure>`,
+    )
     .join('')}</body>`;
   await sheet.setContent(html);
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -156,7 +162,9 @@ describe.each(SIZES)('every game at $width×$height in a casino iframe on anothe
       let shotDuringRound: Buffer | null = null;
       while (game === 'blackjack' && answer.roundStatus === 'active') {
         const actions = ((answer.result as { actions?: string[] }).actions ?? []) as string[];
-        const buttons = actions.includes('insurance') ? ['bj-insurance', 'bj-decline'] : actions.filter((a) => ['hit', 'stand', 'double', 'split'].includes(a)).map((a) => `bj-${a}`);
+        const buttons = actions.includes('insurance')
+          ? ['bj-insurance', 'bj-decline']
+          : actions.filter((a) => ['hit', 'stand', 'double', 'split'].includes(a)).map((a) => `bj-${a}`);
         for (const b of buttons) {
           await expect.poll(() => frame.locator(`[data-testid=${b}]`).isEnabled()).toBe(true);
           await expectReachable(page, frame, `[data-testid=${b}]`, `blackjack ${b}`, mayScroll);
@@ -193,7 +201,10 @@ describe('amounts as the player meant them (issue 29, defect 2)', () => {
     expect(await en.locator('[data-testid=bet-button]').isDisabled()).toBe(true);
     expect(await en.locator('[data-testid=amount-hint]').textContent()).toBe('“1,5” is unclear: write decimals with “.”, e.g. 1.5.');
     expect(await en.locator('[data-testid=bet-button-amount]').count()).toBe(0);
-    for (const [typed, understood] of [['1.5', '1.50 USD'], ['1,000.50', '1,000.50 USD']] as const) {
+    for (const [typed, understood] of [
+      ['1.5', '1.50 USD'],
+      ['1,000.50', '1,000.50 USD'],
+    ] as const) {
       await input.fill(typed);
       expect(await en.locator('[data-testid=bet-button-amount]').textContent()).toBe(understood);
     }
@@ -228,7 +239,9 @@ describe('limits before the click (issue 29, defect 3)', () => {
     await page.locator('[data-testid=limbo-target]').blur();
     await page.locator('[data-testid=amount-input]').fill('1000');
     // maxPayout 100,000.00: a win would pay 1,000,000.00
-    expect(await page.locator('[data-testid=amount-hint]').textContent()).toBe('A win could pay 1,000,000.00 USD, above this casino’s limit of 100,000.00 USD: bet at most 100.00 USD.');
+    expect(await page.locator('[data-testid=amount-hint]').textContent()).toBe(
+      'A win could pay 1,000,000.00 USD, above this casino’s limit of 100,000.00 USD: bet at most 100.00 USD.',
+    );
     expect(await page.locator('[data-testid=bet-button]').isDisabled()).toBe(true);
     await page.keyboard.press('Space');
     await page.locator('[data-testid=amount-input]').fill('100');
@@ -274,7 +287,14 @@ describe('Blackjack at 360×740 (issue 29, defect 4)', () => {
     for (const b of ['bj-hit', 'bj-stand', 'bj-double', 'bj-split']) {
       const box = (await page.locator(`[data-testid=${b}]`).boundingBox())!;
       expect(box.y + box.height, b).toBeLessThanOrEqual(740);
-      expect(await page.locator(`[data-testid=${b}]`).evaluate((el) => { const r = el.getBoundingClientRect(); const h = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2); return h === el || el.contains(h); }), b).toBe(true);
+      expect(
+        await page.locator(`[data-testid=${b}]`).evaluate((el) => {
+          const r = el.getBoundingClientRect();
+          const h = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          return h === el || el.contains(h);
+        }),
+        b,
+      ).toBe(true);
     }
     answer = await press(page, frame, '[data-testid=bj-split]');
     const boxes = async () => Promise.all([0, 1].map(async (i) => (await page.locator(`[data-testid=hand-${i}]`).boundingBox())!));

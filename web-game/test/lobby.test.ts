@@ -27,14 +27,26 @@ afterAll(async () => {
   await stack?.close();
 });
 
-const sessionsOf = async (playerRef: string) => (await stack.t.services.db('sessions').where({ player_ref: playerRef }).select('session_id', 'game_type', 'launch_mode')) as { session_id: string; game_type: string | null; launch_mode: string }[];
+const sessionsOf = async (playerRef: string) =>
+  (await stack.t.services.db('sessions').where({ player_ref: playerRef }).select('session_id', 'game_type', 'launch_mode')) as {
+    session_id: string;
+    game_type: string | null;
+    launch_mode: string;
+  }[];
 
 describe('lobby (mode=lobby)', () => {
   it('switches among the enabled games in one session, starting with game=', async () => {
     const token = stack.player('lob-ann', 'lob-usd');
     await page.goto(stack.launchUrl({ operatorId: 'lob-usd', game: 'keno', token, mode: 'lobby' }));
     await page.locator('[data-testid=game-keno]').waitFor();
-    expect(await page.locator('[data-testid=game-switcher] button').evaluateAll((b) => b.map((x) => x.getAttribute('data-game')))).toEqual(['dice', 'limbo', 'plinko', 'keno', 'mines', 'blackjack']);
+    expect(await page.locator('[data-testid=game-switcher] button').evaluateAll((b) => b.map((x) => x.getAttribute('data-game')))).toEqual([
+      'dice',
+      'limbo',
+      'plinko',
+      'keno',
+      'mines',
+      'blackjack',
+    ]);
     expect(await page.locator('[data-testid=game-switcher] [data-game=keno]').getAttribute('aria-current')).toBe('page');
     const keno = await playRound(page, 'keno');
     await screenshot(page, 'lobby-desktop');
@@ -109,7 +121,10 @@ describe('an active round is shown and continued after a reload (a new session)'
     await page.locator('[data-testid=game-blackjack]').waitFor();
     let roundId = '';
     for (let i = 0; i < 10 && !roundId; i++) {
-      const [res] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/api/blackjack/rounds')), page.locator('[data-testid=bet-button]').click()]);
+      const [res] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/api/blackjack/rounds')),
+        page.locator('[data-testid=bet-button]').click(),
+      ]);
       const j = await res.json();
       if (j.roundStatus === 'active') roundId = j.roundId;
       else await waitForResult(page);
@@ -196,18 +211,26 @@ describe('a launch that cannot start shows a plain screen', () => {
   const screens: [string, () => Record<string, string>, string][] = [
     ['missing token', () => ({ operatorId: 'lob-usd', game: 'dice' }), 'missingParams'],
     ['invalid token', () => ({ operatorId: 'lob-usd', game: 'dice', token: 'nonsense' }), 'invalidSession'],
-    ['expired token', () => {
-      const token = stack.player('err-exp', 'lob-usd');
-      stack.casino.revokeLaunchToken(token);
-      return { operatorId: 'lob-usd', game: 'dice', token };
-    }, 'invalidSession'],
+    [
+      'expired token',
+      () => {
+        const token = stack.player('err-exp', 'lob-usd');
+        stack.casino.revokeLaunchToken(token);
+        return { operatorId: 'lob-usd', game: 'dice', token };
+      },
+      'invalidSession',
+    ],
     ['unknown operator', () => ({ operatorId: 'no-such-casino', game: 'dice', token: 'x' }), 'unknownOperator'],
     ['disabled game', () => ({ operatorId: 'lob-few', game: 'dice', token: stack.player('err-dis', 'lob-few') }), 'gameDisabled'],
-    ['currency refused', () => {
-      const token = stack.player('err-cur', 'lob-usd');
-      stack.casino.setTokenCurrency(token, 'EUR');
-      return { operatorId: 'lob-usd', game: 'dice', token };
-    }, 'currencyRefused'],
+    [
+      'currency refused',
+      () => {
+        const token = stack.player('err-cur', 'lob-usd');
+        stack.casino.setTokenCurrency(token, 'EUR');
+        return { operatorId: 'lob-usd', game: 'dice', token };
+      },
+      'currencyRefused',
+    ],
     ['unknown game', () => ({ operatorId: 'lob-usd', game: 'roulette', token: 'x' }), 'unknownGame'],
   ];
   for (const [label, query, kind] of screens) {

@@ -49,7 +49,10 @@ describe('overflows (defect 5)', () => {
       await page.locator('[data-testid=keno-auto]').click();
       for (const risk of ['classic', 'low', 'medium', 'high']) {
         await page.locator('[data-testid=keno-risk]').selectOption(risk);
-        expect(await overflowing(page, '[data-testid=keno-table], [data-testid=keno-table] .gp-keno-pay, [data-testid=keno-table] span'), `${risk} at ${viewport.width}`).toEqual([]);
+        expect(
+          await overflowing(page, '[data-testid=keno-table], [data-testid=keno-table] .gp-keno-pay, [data-testid=keno-table] span'),
+          `${risk} at ${viewport.width}`,
+        ).toEqual([]);
       }
       const hits = await page.locator('[data-testid=keno-table] .gp-keno-hits').allTextContents();
       expect(hits.slice(0, 3)).toEqual(['0 hits', '1 hit', '2 hits']);
@@ -67,11 +70,13 @@ describe('overflows (defect 5)', () => {
     for (const risk of ['low', 'expert']) {
       await page.locator(`[data-testid=plinko-risk-${risk}]`).click();
       const spill = await page.locator('[data-testid^=plinko-bin-]').evaluateAll((gs) =>
-        gs.filter((g) => {
-          const r = (g.querySelector('rect') as SVGGraphicsElement).getBBox();
-          const tb = (g.querySelector('text') as SVGGraphicsElement).getBBox();
-          return tb.x < r.x - 0.01 || tb.x + tb.width > r.x + r.width + 0.01;
-        }).map((g) => g.textContent),
+        gs
+          .filter((g) => {
+            const r = (g.querySelector('rect') as SVGGraphicsElement).getBBox();
+            const tb = (g.querySelector('text') as SVGGraphicsElement).getBBox();
+            return tb.x < r.x - 0.01 || tb.x + tb.width > r.x + r.width + 0.01;
+          })
+          .map((g) => g.textContent),
       );
       expect(spill, risk).toEqual([]);
     }
@@ -145,7 +150,10 @@ describe('wording and numbers (defect 7)', () => {
     }
     if ((await page.locator('[data-testid=cashout-button]').count()) > 0) await page.locator('[data-testid=cashout-button]').click();
     await page.locator('[data-testid=notice].is-win, [data-testid=notice].is-loss').waitFor();
-    const face = await page.locator('[data-state=mine] .gp-tile-face, [data-state=boom] .gp-tile-face').first().evaluate((el) => getComputedStyle(el, '::after').content);
+    const face = await page
+      .locator('[data-state=mine] .gp-tile-face, [data-state=boom] .gp-tile-face')
+      .first()
+      .evaluate((el) => getComputedStyle(el, '::after').content);
     expect(face).toBe('""'); // the bomb's spark
     await screenshot(page, 'mines-bomb-mobile');
     await page.close();
@@ -181,61 +189,69 @@ describe('wording and numbers (defect 7)', () => {
 });
 
 describe('Mines autobet and the random tile (defect 8)', () => {
-  it('reveals the chosen tiles in order each round, counts and stops like the other autobets; Random tile reveals one hidden tile', { timeout: 150_000 }, async () => {
-    const page = await newPage(browser);
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    await open(page, 'mines-auto', 'mines');
-    await page.locator('[data-testid=mines-count]').selectOption('2');
-    await page.locator('[data-testid=autobet-tab-auto]').click();
-    expect(await page.locator('[data-testid=autobet-start]').isDisabled()).toBe(true); // no tile chosen yet
-    for (const tile of [7, 3]) await page.locator(`[data-testid=tile-${tile}]`).click();
-    await page.locator('[data-testid=mines-random]').click();
-    const chosen = await page.locator('[data-chosen=true]').count();
-    expect(chosen).toBe(3);
-    expect(await page.locator('[data-testid=mines-chosen]').textContent()).toBe('3 tiles revealed each round, in the order picked');
-    await page.locator('[data-testid=autobet-count]').fill('3');
-    const rounds: string[] = [];
-    page.on('response', (r) => void (r.request().method() === 'POST' && /\/api\/mines\/rounds$/.test(r.url()) && r.json().then((j: { roundId: string }) => rounds.push(j.roundId))));
-    await page.locator('[data-testid=autobet-start]').click();
-    await page.locator('[data-testid=autobet-status][data-state=stopped]').waitFor({ timeout: 30_000 });
-    expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-reason')).toBe('count');
-    expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-bets')).toBe('3');
-    await expect.poll(() => rounds.length).toBe(3);
-    for (const id of rounds) {
-      const round = (await (await fetch(`${stack.base}/api/bets/${id}`)).json()) as { roundStatus: string; result: { revealed: number[] } };
-      expect(['cashed_out', 'busted']).toContain(round.roundStatus);
-      // the chosen tiles, in the order picked, up to the first mine
-      expect(round.result.revealed.slice(0, 2)).toEqual([7, 3].slice(0, round.result.revealed.length));
-    }
-    // stop on loss: a loss limit of one minor unit ends the run at the first bust. The outcome is
-    // chosen, not waited for: a client seed under which the next round's mines hold tile 7, the
-    // first tile the run reveals, so the first round busts and the run stops after one bet (left to
-    // chance, a streak of cashouts kept the run going for up to 30 rounds, past the wait's bound on
-    // a loaded machine).
-    const pair = await stack.t.services.db('seed_pairs').where({ operator_id: 'pol-usd', player_ref: 'mines-auto', revealed: false }).first();
-    let seed = '';
-    for (let i = 0; !seed; i++) {
-      if (minePositions(floats(pair.server_seed, `bust-${i}`, BigInt(pair.next_nonce), minesFloatsNeeded()), 2).includes(7)) seed = `bust-${i}`;
-    }
-    await setClientSeed(page, seed);
-    await page.locator('[data-testid=autobet-count]').fill('30');
-    await page.locator('[data-testid=autobet-stop-loss]').fill('0.01');
-    await page.locator('[data-testid=autobet-start]').click();
-    await page.locator('[data-testid=autobet-status][data-state=stopped]').waitFor({ timeout: 60_000 });
-    expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-reason')).toBe('loss');
-    expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-bets')).toBe('1');
-    await screenshot(page, 'mines-autobet-desktop');
-    // the random tile in a manual round
-    await page.locator('[data-testid=autobet-tab-manual]').click();
-    await page.locator('[data-testid=mines-count]').selectOption('1');
-    await page.locator('[data-testid=bet-button]').click();
-    await page.locator('[data-testid=mines-random]:not([disabled])').waitFor();
-    const [reveal] = await Promise.all([page.waitForResponse((r) => /\/reveal$/.test(r.url())), page.locator('[data-testid=mines-random]').click()]);
-    const tile = JSON.parse(reveal.request().postData() ?? '{}').tile as number;
-    expect(tile).toBeGreaterThanOrEqual(0);
-    expect(tile).toBeLessThan(25);
-    expect(await page.locator(`[data-testid=tile-${tile}]`).getAttribute('data-state')).toMatch(/gem|boom/);
-    expectNoProblems(page);
-    await page.close();
-  });
+  it(
+    'reveals the chosen tiles in order each round, counts and stops like the other autobets; Random tile reveals one hidden tile',
+    { timeout: 150_000 },
+    async () => {
+      const page = await newPage(browser);
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      await open(page, 'mines-auto', 'mines');
+      await page.locator('[data-testid=mines-count]').selectOption('2');
+      await page.locator('[data-testid=autobet-tab-auto]').click();
+      expect(await page.locator('[data-testid=autobet-start]').isDisabled()).toBe(true); // no tile chosen yet
+      for (const tile of [7, 3]) await page.locator(`[data-testid=tile-${tile}]`).click();
+      await page.locator('[data-testid=mines-random]').click();
+      const chosen = await page.locator('[data-chosen=true]').count();
+      expect(chosen).toBe(3);
+      expect(await page.locator('[data-testid=mines-chosen]').textContent()).toBe('3 tiles revealed each round, in the order picked');
+      await page.locator('[data-testid=autobet-count]').fill('3');
+      const rounds: string[] = [];
+      page.on(
+        'response',
+        (r) =>
+          void (r.request().method() === 'POST' && /\/api\/mines\/rounds$/.test(r.url()) && r.json().then((j: { roundId: string }) => rounds.push(j.roundId))),
+      );
+      await page.locator('[data-testid=autobet-start]').click();
+      await page.locator('[data-testid=autobet-status][data-state=stopped]').waitFor({ timeout: 30_000 });
+      expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-reason')).toBe('count');
+      expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-bets')).toBe('3');
+      await expect.poll(() => rounds.length).toBe(3);
+      for (const id of rounds) {
+        const round = (await (await fetch(`${stack.base}/api/bets/${id}`)).json()) as { roundStatus: string; result: { revealed: number[] } };
+        expect(['cashed_out', 'busted']).toContain(round.roundStatus);
+        // the chosen tiles, in the order picked, up to the first mine
+        expect(round.result.revealed.slice(0, 2)).toEqual([7, 3].slice(0, round.result.revealed.length));
+      }
+      // stop on loss: a loss limit of one minor unit ends the run at the first bust. The outcome is
+      // chosen, not waited for: a client seed under which the next round's mines hold tile 7, the
+      // first tile the run reveals, so the first round busts and the run stops after one bet (left to
+      // chance, a streak of cashouts kept the run going for up to 30 rounds, past the wait's bound on
+      // a loaded machine).
+      const pair = await stack.t.services.db('seed_pairs').where({ operator_id: 'pol-usd', player_ref: 'mines-auto', revealed: false }).first();
+      let seed = '';
+      for (let i = 0; !seed; i++) {
+        if (minePositions(floats(pair.server_seed, `bust-${i}`, BigInt(pair.next_nonce), minesFloatsNeeded()), 2).includes(7)) seed = `bust-${i}`;
+      }
+      await setClientSeed(page, seed);
+      await page.locator('[data-testid=autobet-count]').fill('30');
+      await page.locator('[data-testid=autobet-stop-loss]').fill('0.01');
+      await page.locator('[data-testid=autobet-start]').click();
+      await page.locator('[data-testid=autobet-status][data-state=stopped]').waitFor({ timeout: 60_000 });
+      expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-reason')).toBe('loss');
+      expect(await page.locator('[data-testid=autobet-status]').getAttribute('data-bets')).toBe('1');
+      await screenshot(page, 'mines-autobet-desktop');
+      // the random tile in a manual round
+      await page.locator('[data-testid=autobet-tab-manual]').click();
+      await page.locator('[data-testid=mines-count]').selectOption('1');
+      await page.locator('[data-testid=bet-button]').click();
+      await page.locator('[data-testid=mines-random]:not([disabled])').waitFor();
+      const [reveal] = await Promise.all([page.waitForResponse((r) => /\/reveal$/.test(r.url())), page.locator('[data-testid=mines-random]').click()]);
+      const tile = JSON.parse(reveal.request().postData() ?? '{}').tile as number;
+      expect(tile).toBeGreaterThanOrEqual(0);
+      expect(tile).toBeLessThan(25);
+      expect(await page.locator(`[data-testid=tile-${tile}]`).getAttribute('data-state')).toMatch(/gem|boom/);
+      expectNoProblems(page);
+      await page.close();
+    },
+  );
 });

@@ -13,7 +13,11 @@ function world(hints: (number | undefined)[]) {
   const timers = new Map<number, { at: number; fn: () => void }>();
   let nextId = 1;
   const listeners = new Set<() => void>();
-  const doc = { hidden: false, addEventListener: (_: string, fn: () => void) => listeners.add(fn), removeEventListener: (_: string, fn: () => void) => listeners.delete(fn) };
+  const doc = {
+    hidden: false,
+    addEventListener: (_: string, fn: () => void) => listeners.add(fn),
+    removeEventListener: (_: string, fn: () => void) => listeners.delete(fn),
+  };
   const requests: number[] = [];
   let i = 0;
   const load = () => {

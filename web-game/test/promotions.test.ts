@@ -14,7 +14,20 @@ import { startStack, type Stack } from './helpers/stack.js';
 let browser: Browser;
 let stack: Stack;
 const OP = 'web-promo';
-const NAMES = ['Alice Martin', 'Bruno Costa', 'Chen Wei', 'Dana Kowalski', 'Emre Yilmaz', 'Fatima Zahra', 'Gustav Berg', 'Hana Sato', 'Ivan Petrov', 'Julia Rossi', 'Kwame Mensah', 'Lena Vogel'];
+const NAMES = [
+  'Alice Martin',
+  'Bruno Costa',
+  'Chen Wei',
+  'Dana Kowalski',
+  'Emre Yilmaz',
+  'Fatima Zahra',
+  'Gustav Berg',
+  'Hana Sato',
+  'Ivan Petrov',
+  'Julia Rossi',
+  'Kwame Mensah',
+  'Lena Vogel',
+];
 let myToken = '';
 let mySession = '';
 
@@ -28,7 +41,14 @@ async function playerWithBets(ref: string, displayName: string, stakes: number[]
   stack.casino.createPlayer({ playerRef: ref, displayName, balance: '1000', currency: 'USD' });
   const token = stack.casino.issueLaunchToken(ref, { operatorId: OP });
   const session = await inject('POST', '/api/sessions', { operatorId: OP, launchToken: token, gameType: 'dice', launchMode: 'lobby' });
-  for (const [i, amount] of stakes.entries()) await inject('POST', '/api/bets', { sessionId: session.sessionId, gameType: 'dice', amount, idempotencyKey: `${ref}-${i}`, params: { target: 50, direction: 'over' } });
+  for (const [i, amount] of stakes.entries())
+    await inject('POST', '/api/bets', {
+      sessionId: session.sessionId,
+      gameType: 'dice',
+      amount,
+      idempotencyKey: `${ref}-${i}`,
+      params: { target: 50, direction: 'over' },
+    });
   return { token, sessionId: session.sessionId as string };
 }
 
@@ -36,7 +56,15 @@ beforeAll(async () => {
   [browser, stack] = await Promise.all([launchBrowser(), startStack([{ operatorId: OP }])]);
   stack.t.services.config.promotions.graceSeconds = 0;
   stack.t.services.config.promotions.leaderboardCacheMs = 0;
-  await inject('POST', '/api/admin/promotions', { kind: 'tournament', operatorId: OP, name: 'Weekend Dice Race', games: ['dice'], scoring: 'wagered', prizes: [100, 50, 25, 10, 5], endsAt: new Date(Date.now() + 26 * 3_600_000 + 15 * 60_000).toISOString() });
+  await inject('POST', '/api/admin/promotions', {
+    kind: 'tournament',
+    operatorId: OP,
+    name: 'Weekend Dice Race',
+    games: ['dice'],
+    scoring: 'wagered',
+    prizes: [100, 50, 25, 10, 5],
+    endsAt: new Date(Date.now() + 26 * 3_600_000 + 15 * 60_000).toISOString(),
+  });
   for (const [i, name] of NAMES.entries()) await playerWithBets(`bot-${i}`, name, [i + 1, 0.5]);
   const me = await playerWithBets('me', 'Maria Silva', [1.6]);
   myToken = me.token;
@@ -57,7 +85,10 @@ async function openGame(viewport: typeof DESKTOP, lang = 'en'): Promise<Page & {
 
 describe('the leaderboard panel', () => {
   it('shows the top 10 by masked name, the player below them, the time left and the prizes (1280 px and 360 px)', async () => {
-    for (const [viewport, name] of [[DESKTOP, 'promo-leaderboard-desktop'], [MOBILE, 'promo-leaderboard-mobile']] as const) {
+    for (const [viewport, name] of [
+      [DESKTOP, 'promo-leaderboard-desktop'],
+      [MOBILE, 'promo-leaderboard-mobile'],
+    ] as const) {
       const page = await openGame(viewport);
       expect(await page.locator('[data-testid=tournament-you]').textContent()).toBe('You: #12 of 13');
       expect(await page.locator('[data-testid=tournament-time]').textContent()).toMatch(/^1 days left$|^26h \d\dm left$|^\d+ days left$/);
@@ -95,11 +126,25 @@ describe('the leaderboard panel', () => {
 
 describe('a won prize drop', () => {
   it('shows the win, and the verifier recomputes the drop once its seed is revealed', async () => {
-    const drop = await inject('POST', '/api/admin/promotions', { kind: 'prize_drop', operatorId: OP, name: 'Drop & Win', games: ['dice'], prizes: [20, 10, 5], oneIn: 1, endsAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const drop = await inject('POST', '/api/admin/promotions', {
+      kind: 'prize_drop',
+      operatorId: OP,
+      name: 'Drop & Win',
+      games: ['dice'],
+      prizes: [20, 10, 5],
+      oneIn: 1,
+      endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     const page = await openGame(MOBILE);
     await page.locator('[data-testid=drop]').waitFor();
     expect(await page.locator('[data-testid=drop-left]').textContent()).toBe('3 of 3 prizes left');
-    await inject('POST', '/api/bets', { sessionId: mySession, gameType: 'dice', amount: 1, idempotencyKey: 'me-drop-1', params: { target: 50, direction: 'over' } });
+    await inject('POST', '/api/bets', {
+      sessionId: mySession,
+      gameType: 'dice',
+      amount: 1,
+      idempotencyKey: 'me-drop-1',
+      params: { target: 50, direction: 'over' },
+    });
     await stack.t.services.promotions.tick();
     const win = page.locator('[data-testid=promo-win]');
     await expect.poll(() => win.count(), { timeout: 15_000 }).toBe(1);

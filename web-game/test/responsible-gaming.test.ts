@@ -13,7 +13,15 @@ import { DESKTOP, expectNoProblems, launchBrowser, MOBILE, newPage, screenshot }
 import { startCasinoPage, startStack, type CasinoPage, type Stack } from './helpers/stack.js';
 
 const OP = 'rg-page';
-const GB = { autobet: 'limited', autobetMaxRounds: 5, autobetRequiresLossLimit: true, minRoundIntervalMs: 1000, realityCheckMinutes: 30, showNetPosition: true, showElapsedTime: true };
+const GB = {
+  autobet: 'limited',
+  autobetMaxRounds: 5,
+  autobetRequiresLossLimit: true,
+  minRoundIntervalMs: 1000,
+  realityCheckMinutes: 30,
+  showNetPosition: true,
+  showElapsedTime: true,
+};
 
 let browser: Browser;
 let stack: Stack;
@@ -61,7 +69,10 @@ function betBodies(page: Page): Record<string, unknown>[] {
 
 /** The net the casino's ledger says (credits − debits) for a player, in minor units. */
 function ledgerNet(playerRef: string): bigint {
-  return stack.casino.transactions().filter((tx) => tx.playerRef === playerRef).reduce((sum, tx) => sum + (tx.type === 'debit' ? -tx.amount : tx.type === 'credit' ? tx.amount : 0n), 0n);
+  return stack.casino
+    .transactions()
+    .filter((tx) => tx.playerRef === playerRef)
+    .reduce((sum, tx) => sum + (tx.type === 'debit' ? -tx.amount : tx.type === 'credit' ? tx.amount : 0n), 0n);
 }
 
 describe('the rules on the page', () => {
@@ -161,7 +172,8 @@ describe('the reality check', () => {
     expect(await frame.locator('[data-testid=reality-elapsed]').textContent()).toMatch(/^You have been playing for 30:\d\d\.$/);
     const net = await frame.locator('[data-testid=rg-net]').getAttribute('data-minor');
     expect(net).toBe(ledgerNet('gb-dan').toString());
-    const messages = async () => (await page.evaluate(() => (window as unknown as { messages: { origin: string; data: { type?: string } }[] }).messages)).map((m) => m.data);
+    const messages = async () =>
+      (await page.evaluate(() => (window as unknown as { messages: { origin: string; data: { type?: string } }[] }).messages)).map((m) => m.data);
     await expect.poll(async () => (await messages()).filter((m) => m.type === 'PROVIDER_REALITY_CHECK')).toHaveLength(1);
     const check = (await messages()).find((m) => m.type === 'PROVIDER_REALITY_CHECK') as Record<string, unknown>;
     expect(check).toMatchObject({ elapsedMinutes: 30, currency: 'USD' });
@@ -210,7 +222,9 @@ describe("the casino's own words", () => {
   }
 
   it("a self-excluded player's launch shows the casino's words on the error screen", async () => {
-    const token = casinoPlayer('excluded', { refusals: { 'validate-session': { status: 403, code: 'SELF_EXCLUDED', message: 'Your account is self-excluded until 1 March 2027.' } } });
+    const token = casinoPlayer('excluded', {
+      refusals: { 'validate-session': { status: 403, code: 'SELF_EXCLUDED', message: 'Your account is self-excluded until 1 March 2027.' } },
+    });
     const page = await newPage(browser, DESKTOP);
     await page.goto(stack.launchUrl({ operatorId: OP, game: 'dice', token }));
     await page.locator('[data-testid=error-screen]').waitFor();

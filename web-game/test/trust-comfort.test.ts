@@ -48,7 +48,7 @@ async function clientSeedFor(operatorId: string, playerRef: string, wins: boolea
   const pair = await stack.t.services.db('seed_pairs').where({ operator_id: operatorId, player_ref: playerRef, revealed: false }).first();
   for (let i = 0; ; i++) {
     const seed = `auto-${i}`;
-    const ok = wins.every((win, k) => (Math.floor(floats(pair.server_seed, seed, BigInt(pair.next_nonce) + BigInt(k), 1)[0]! * 10001) > 5050) === win);
+    const ok = wins.every((win, k) => Math.floor(floats(pair.server_seed, seed, BigInt(pair.next_nonce) + BigInt(k), 1)[0]! * 10001) > 5050 === win);
     if (ok) return seed;
   }
 }
@@ -88,7 +88,11 @@ const stoppedWith = async (target: Target) => {
 };
 
 const roundsOf = (operatorId: string, playerRef: string) =>
-  stack.t.services.db('rounds').where({ operator_id: operatorId, player_ref: playerRef }).orderBy('created_at', 'asc').select('round_id', 'amount', 'status', 'session_id', 'created_at', 'client_seed');
+  stack.t.services
+    .db('rounds')
+    .where({ operator_id: operatorId, player_ref: playerRef })
+    .orderBy('created_at', 'asc')
+    .select('round_id', 'amount', 'status', 'session_id', 'created_at', 'client_seed');
 
 describe('autobet', () => {
   it('stops on profit: three certain wins of 1.00 at 2× reach a 2.50 target; every bet has its own idempotency key', async () => {
@@ -136,7 +140,8 @@ describe('autobet', () => {
   it('stops on an error and says why (the casino refuses a debit)', async () => {
     const page = await dice('a-error');
     await setStake(page, '1.00');
-    const faults = async (rules: unknown[]) => fetch(`${stack.casino.url}/_control/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules }) });
+    const faults = async (rules: unknown[]) =>
+      fetch(`${stack.casino.url}/_control/faults`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rules }) });
     await faults([{ path: '/wallet/debit', kind: 'refuse', code: 'INSUFFICIENT_FUNDS', operatorId: 'auto-usd', times: 1 }]);
     try {
       await autobet(page, { count: '0' });
@@ -161,12 +166,16 @@ describe('autobet', () => {
     await setStake(frame, '0.10');
     await autobet(frame, { count: '0' });
     await frame.locator('[data-testid=autobet-status][data-state=running]:not([data-bets="0"]):not([data-bets="1"])').waitFor();
-    await page.evaluate(
-      ({ message, origin }) => (document.getElementById('game') as HTMLIFrameElement).contentWindow!.postMessage(message, origin),
-      { message: { type: 'PROVIDER_SWITCH_CURRENCY', requestId: 'sw-auto', operatorId: 'auto-eur', launchToken: eurToken, game: 'dice', launchMode: 'single' }, origin: stack.base },
+    await page.evaluate(({ message, origin }) => (document.getElementById('game') as HTMLIFrameElement).contentWindow!.postMessage(message, origin), {
+      message: { type: 'PROVIDER_SWITCH_CURRENCY', requestId: 'sw-auto', operatorId: 'auto-eur', launchToken: eurToken, game: 'dice', launchMode: 'single' },
+      origin: stack.base,
+    });
+    await page.waitForFunction(() =>
+      (window as unknown as { messages: { data: { type: string; requestId?: string } }[] }).messages.some((m) => m.data?.requestId === 'sw-auto'),
     );
-    await page.waitForFunction(() => (window as unknown as { messages: { data: { type: string; requestId?: string } }[] }).messages.some((m) => m.data?.requestId === 'sw-auto'));
-    const answer = await page.evaluate(() => (window as unknown as { messages: { data: { requestId?: string } }[] }).messages.find((m) => m.data?.requestId === 'sw-auto')!.data);
+    const answer = await page.evaluate(
+      () => (window as unknown as { messages: { data: { requestId?: string } }[] }).messages.find((m) => m.data?.requestId === 'sw-auto')!.data,
+    );
     expect(answer).toMatchObject({ ok: true, session: { operatorId: 'auto-eur', currency: 'EUR' } });
     await frame.locator('[data-testid=autobet-stopped][data-reason=switch]').waitFor();
     expect(await frame.locator('[data-testid=autobet-stopped]').textContent()).toContain('Autobet stopped for the currency switch.');
@@ -197,7 +206,8 @@ describe('autobet', () => {
 });
 
 describe('languages', () => {
-  const KEY_TEXT = /\b(app|games|bet|dice|limbo|plinko|keno|mines|blackjack|shield|verify|bets|status|replay|autobet|stats|settings|errors|screens|risk)\.[a-zA-Z_]+/;
+  const KEY_TEXT =
+    /\b(app|games|bet|dice|limbo|plinko|keno|mines|blackjack|shield|verify|bets|status|replay|autobet|stats|settings|errors|screens|risk)\.[a-zA-Z_]+/;
   const cases = [
     ['en', 'en', '1,000.00', 'Bet'],
     ['es', 'es', '1.000,00', 'Apostar'],

@@ -43,7 +43,11 @@ async function openShield(page: Page, tab: 'seeds' | 'verify' | 'bets') {
 }
 
 const playerRounds = (playerRef: string): Promise<{ round_id: string; game_type: string; status: string }[]> =>
-  stack.t.services.db('rounds').where({ operator_id: 'trust-usd', player_ref: playerRef }).orderBy('created_at', 'desc').select('round_id', 'game_type', 'status');
+  stack.t.services
+    .db('rounds')
+    .where({ operator_id: 'trust-usd', player_ref: playerRef })
+    .orderBy('created_at', 'desc')
+    .select('round_id', 'game_type', 'status');
 
 describe('the shield', () => {
   it('verifies a round of every game in the browser after rotation: the recomputed result equals the stored round', async () => {
@@ -222,7 +226,9 @@ describe('replay for disputes', () => {
     const dealer = await b.locator('[data-testid^=rb-dealer-]').evaluateAll((cards) => cards.map((c) => c.getAttribute('data-card')));
     expect(dealer).toEqual(bjStored.result.dealer.cards);
     for (const [i, hand] of (bjStored.result.hands as { cards: string[] }[]).entries()) {
-      expect(await b.locator(`[data-testid=rb-hand-${i}] [data-card]`).evaluateAll((cards) => cards.map((c) => c.getAttribute('data-card')))).toEqual(hand.cards);
+      expect(await b.locator(`[data-testid=rb-hand-${i}] [data-card]`).evaluateAll((cards) => cards.map((c) => c.getAttribute('data-card')))).toEqual(
+        hand.cards,
+      );
     }
     await b.locator('[data-testid=proof-verified]').waitFor();
     await screenshot(b, 'replay-blackjack-mobile');

@@ -41,7 +41,14 @@ function program(): { checker: ts.TypeChecker; roots: Map<string, ts.Type> } {
     keys.map((k, i) => `import type { ${ROOTS[k]![1]} as T${i} } from '${ROOTS[k]![0]}';`).join('\n') +
     '\n' +
     keys.map((_, i) => `export declare const r${i}: T${i};`).join('\n');
-  const options: ts.CompilerOptions = { module: ts.ModuleKind.CommonJS, moduleResolution: ts.ModuleResolutionKind.Node10, target: ts.ScriptTarget.ES2022, noEmit: true, skipLibCheck: true, types: [] };
+  const options: ts.CompilerOptions = {
+    module: ts.ModuleKind.CommonJS,
+    moduleResolution: ts.ModuleResolutionKind.Node10,
+    target: ts.ScriptTarget.ES2022,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (name, lang, ...rest) => (path.resolve(name) === file ? ts.createSourceFile(name, text, lang) : getSourceFile(name, lang, ...rest));

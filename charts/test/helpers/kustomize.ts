@@ -51,7 +51,9 @@ export function kustomize(dir: string): K8sObject[] {
     if (!Array.isArray(ops)) throw new Error(`${file}: only JSON 6902 patches (a list of operations) are read`);
     const targets = objects.filter((o) => (!p.target.kind || o.kind === p.target.kind) && (!p.target.name || o.metadata.name === p.target.name));
     if (targets.length === 0) throw new Error(`${file}: a patch targets nothing (${JSON.stringify(p.target)})`);
-    objects = objects.map((o) => (targets.includes(o) ? (jsonPatch.applyPatch(structuredClone(o), ops as Operation[], true, false).newDocument as K8sObject) : o));
+    objects = objects.map((o) =>
+      targets.includes(o) ? (jsonPatch.applyPatch(structuredClone(o), ops as Operation[], true, false).newDocument as K8sObject) : o,
+    );
   }
 
   for (const img of k.images ?? []) {
@@ -61,7 +63,15 @@ export function kustomize(dir: string): K8sObject[] {
           const current = imageName(c.image ?? '');
           if (current.name !== img.name) continue;
           const name = img.newName ?? current.name;
-          c.image = img.digest ? `${name}@${img.digest}` : img.newTag ? `${name}:${img.newTag}` : current.digest ? `${name}@${current.digest}` : current.tag ? `${name}:${current.tag}` : name;
+          c.image = img.digest
+            ? `${name}@${img.digest}`
+            : img.newTag
+              ? `${name}:${img.newTag}`
+              : current.digest
+                ? `${name}@${current.digest}`
+                : current.tag
+                  ? `${name}:${current.tag}`
+                  : name;
         }
       }
     }

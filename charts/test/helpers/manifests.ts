@@ -48,9 +48,19 @@ export interface Run {
 
 export function run(file: string, args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = execFile(file, args, { cwd: opts.cwd ?? CHARTS_DIR, env: opts.env ?? { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' }, timeout: opts.timeoutMs ?? 60_000, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      file,
+      args,
+      {
+        cwd: opts.cwd ?? CHARTS_DIR,
+        env: opts.env ?? { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' },
+        timeout: opts.timeoutMs ?? 60_000,
+        maxBuffer: 32 * 1024 * 1024,
+      },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stdout, stderr });
+      },
+    );
     if (opts.input !== undefined) child.stdin?.end(opts.input);
   });
 }
@@ -59,7 +69,13 @@ export function run(file: string, args: string[], opts: { cwd?: string; env?: Re
 export function helm(args: string[]): Promise<Run> {
   const home = path.join(CHARTS_DIR, 'node_modules', '.cache', 'helm');
   return run(HELM, args, {
-    env: { PATH: process.env.PATH ?? '', HELM_CACHE_HOME: path.join(home, 'cache'), HELM_CONFIG_HOME: path.join(home, 'config'), HELM_DATA_HOME: path.join(home, 'data'), KUBECONFIG: '/dev/null' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HELM_CACHE_HOME: path.join(home, 'cache'),
+      HELM_CONFIG_HOME: path.join(home, 'config'),
+      HELM_DATA_HOME: path.join(home, 'data'),
+      KUBECONFIG: '/dev/null',
+    },
   });
 }
 
@@ -73,10 +89,7 @@ export interface RenderOptions {
 }
 
 function renderArgs(o: RenderOptions): string[] {
-  return [
-    ...(o.valuesFiles ?? []).flatMap((f) => ['-f', path.resolve(CHART_DIR, f)]),
-    ...(o.set ?? []).flatMap((s) => ['--set', s]),
-  ];
+  return [...(o.valuesFiles ?? []).flatMap((f) => ['-f', path.resolve(CHART_DIR, f)]), ...(o.set ?? []).flatMap((s) => ['--set', s])];
 }
 
 /** `helm template`: answers the run (for refusals) and the parsed objects when it succeeded. */

@@ -22,21 +22,12 @@ import { KENO_RISKS, PLINKO_RISKS } from '../src/games/paytables.js';
 import { cashoutMines, cashoutMultiplier, revealTile, startMines } from '../src/games/mines.js';
 import { applyBlackjackAction, settlement, startBlackjack } from '../src/games/blackjack.js';
 import { blackjackTheory, strategyAction } from '../src/games/blackjack-strategy.js';
-import {
-  diceDistribution,
-  kenoDistribution,
-  limboDistribution,
-  mean,
-  minesDistribution,
-  plinkoDistribution,
-  stdDev,
-} from '../src/games/rtp-theory.js';
+import { diceDistribution, kenoDistribution, limboDistribution, mean, minesDistribution, plinkoDistribution, stdDev } from '../src/games/rtp-theory.js';
 import type { Distribution } from '../src/games/rtp-theory.js';
 
 // ---- options and PRNG -----------------------------------------------------------------------
 
-const arg = (name: string): string | undefined =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const arg = (name: string): string | undefined => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 const ROUNDS = Number(arg('rounds') ?? 1_000_000);
 const SEED = Number(arg('seed') ?? 20240601);
 const ONLY = arg('only');

@@ -1,14 +1,6 @@
 /** Blackjack engine (SPEC.md rule 7, CONTRACT.md §10, §12, §13) on scripted decks. */
 import { describe, it, expect } from 'vitest';
-import {
-  applyBlackjackAction,
-  availableActions,
-  isFinal,
-  legalActions,
-  requiredDebit,
-  settlement,
-  startBlackjack,
-} from '../src/games/blackjack.js';
+import { applyBlackjackAction, availableActions, isFinal, legalActions, requiredDebit, settlement, startBlackjack } from '../src/games/blackjack.js';
 import type { BlackjackAction, BlackjackState } from '../src/games/blackjack.js';
 import { blackjackResultView } from '../src/games/blackjack-view.js';
 import { CARDS, cardFromFloat, handValue } from '../src/games/blackjack-cards.js';
@@ -50,7 +42,11 @@ describe('cards', () => {
 
 describe('naturals and the peek', () => {
   it('player blackjack vs no dealer blackjack pays bet + floor(3·bet/2) at once, dealer draws nothing', () => {
-    for (const [bet, payout] of [[100n, 250n], [101n, 252n], [1n, 2n]] as const) {
+    for (const [bet, payout] of [
+      [100n, 250n],
+      [101n, 252n],
+      [1n, 2n],
+    ] as const) {
       const s = startBlackjack(deck(['AS', 'KD', '9H', '7C', '5D']), bet);
       expect(isFinal(s)).toBe(true);
       const st = settlement(s);
@@ -252,7 +248,10 @@ describe('split', () => {
     const d0 = applyBlackjackAction(s, 'double');
     expect(d0.extraDebit).toEqual({ kind: 'double', hand: 0, amount: 100n });
     s = d0.state;
-    expect(s.hands.map((h) => h.cards)).toEqual([['10S', '2C', '9S'], ['10D', '3D']]);
+    expect(s.hands.map((h) => h.cards)).toEqual([
+      ['10S', '2C', '9S'],
+      ['10D', '3D'],
+    ]);
     expect(s.activeHand).toBe(1);
     const active = view(s);
     expect(active.dealer).toEqual({ cards: ['6H'], value: 6, soft: false });

@@ -2,13 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, it, expect } from 'vitest';
 import { bytesToFloat, floats, roundDigest, streamBytes } from '../src/fairness/stream.js';
-import {
-  clientSeedSchema,
-  defaultClientSeed,
-  hashServerSeed,
-  isValidClientSeed,
-  serverSeedFromBytes,
-} from '../src/fairness/seeds.js';
+import { clientSeedSchema, defaultClientSeed, hashServerSeed, isValidClientSeed, serverSeedFromBytes } from '../src/fairness/seeds.js';
 import { settleDice } from '../src/games/dice.js';
 import { settleLimbo } from '../src/games/limbo.js';
 
@@ -17,9 +11,7 @@ const CLIENT_SEED = 'bb62964774';
 
 describe('check value (CONTRACT.md §9)', () => {
   it('round-0 digest, first float, dice roll and limbo result', () => {
-    expect(Buffer.from(roundDigest(SERVER_SEED, CLIENT_SEED, 1, 0)).toString('hex')).toBe(
-      'c590d171e39b70404ee1fff2ce09c3e1090688e1320a9cd27f58b1ac3dfa8c92',
-    );
+    expect(Buffer.from(roundDigest(SERVER_SEED, CLIENT_SEED, 1, 0)).toString('hex')).toBe('c590d171e39b70404ee1fff2ce09c3e1090688e1320a9cd27f58b1ac3dfa8c92');
     const [f0] = floats(SERVER_SEED, CLIENT_SEED, 1, 1);
     expect(f0).toBe(0xc590d171 / 2 ** 32);
     expect(f0?.toFixed(12)).toBe('0.771740999306');

@@ -89,12 +89,18 @@ describe('instant games', () => {
   });
   it('verifyBet is a function of its inputs and agrees with settling the stream', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 80 }), fc.string({ minLength: 1, maxLength: 64 }), fc.nat(), diceParams.filter(isValidWindow), (s, c, nonce, params) => {
-        const input = { gameType: 'dice', serverSeed: s, serverSeedHash: hashServerSeed(s), clientSeed: c, nonce, amountMinor: 1000n, params };
-        const r = verifyBet(input);
-        expect(verifyBet({ ...input })).toEqual(r);
-        expect(r.multiplier4).toBe(INSTANT_GAMES.dice.settle(floats(s, c, nonce, 1), params).multiplier4);
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 80 }),
+        fc.string({ minLength: 1, maxLength: 64 }),
+        fc.nat(),
+        diceParams.filter(isValidWindow),
+        (s, c, nonce, params) => {
+          const input = { gameType: 'dice', serverSeed: s, serverSeedHash: hashServerSeed(s), clientSeed: c, nonce, amountMinor: 1000n, params };
+          const r = verifyBet(input);
+          expect(verifyBet({ ...input })).toEqual(r);
+          expect(r.multiplier4).toBe(INSTANT_GAMES.dice.settle(floats(s, c, nonce, 1), params).multiplier4);
+        },
+      ),
       { numRuns: 200 },
     );
   });

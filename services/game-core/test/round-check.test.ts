@@ -41,10 +41,19 @@ describe('checkRound', () => {
   it('verifies the check value dice and limbo bets, and refuses a changed outcome or seed', () => {
     const dice = checkRound({ ...common, gameType: 'dice', params: { target: 50, direction: 'over' }, result: { roll: 77.18 }, payoutMinor: 198n });
     expect(dice).toMatchObject({ hashMatches: true, verified: true, problem: null });
-    expect(dice.compared).toEqual([{ what: 'roll', stored: '77.18', recomputed: '77.18' }, { what: 'payout', stored: '198', recomputed: '198' }]);
+    expect(dice.compared).toEqual([
+      { what: 'roll', stored: '77.18', recomputed: '77.18' },
+      { what: 'payout', stored: '198', recomputed: '198' },
+    ]);
     expect(checkRound({ ...common, gameType: 'limbo', params: { target: 1.2 }, result: { result: 1.28 } }).verified).toBe(true);
     expect(checkRound({ ...common, gameType: 'dice', params: { target: 50, direction: 'over' }, result: { roll: 77.19 } }).verified).toBe(false);
-    const wrongSeed = checkRound({ ...common, serverSeedHash: 'a'.repeat(64), gameType: 'dice', params: { target: 50, direction: 'over' }, result: { roll: 77.18 } });
+    const wrongSeed = checkRound({
+      ...common,
+      serverSeedHash: 'a'.repeat(64),
+      gameType: 'dice',
+      params: { target: 50, direction: 'over' },
+      result: { roll: 77.18 },
+    });
     expect(wrongSeed).toMatchObject({ hashMatches: false, verified: false });
   });
 
@@ -53,7 +62,13 @@ describe('checkRound', () => {
     const mines = (out.result as { mines: number[] }).mines;
     const safe = [0, 1, 2, 3, 4].filter((t) => !mines.includes(t)).slice(0, 2);
     const stored = verifyBet({ ...common, gameType: 'mines', params: { mineCount: 3, revealed: safe } });
-    const check = checkRound({ ...common, gameType: 'mines', params: { mineCount: 3 }, result: stored.result as Record<string, unknown>, payoutMinor: stored.payoutMinor });
+    const check = checkRound({
+      ...common,
+      gameType: 'mines',
+      params: { mineCount: 3 },
+      result: stored.result as Record<string, unknown>,
+      payoutMinor: stored.payoutMinor,
+    });
     expect(check.verified).toBe(true);
   });
 
@@ -70,7 +85,15 @@ describe('checkRound', () => {
       const view = blackjackResultView(s, (m) => Number(m) / 100);
       const actions = blackjackActionsOf(fl, 100n, view);
       expect(actions, `nonce ${nonce}`).not.toBeNull();
-      const check = checkRound({ ...common, clientSeed: 'bj', nonce, gameType: 'blackjack', params: {}, result: view as unknown as Record<string, unknown>, payoutMinor: settlement(s).totalPayout });
+      const check = checkRound({
+        ...common,
+        clientSeed: 'bj',
+        nonce,
+        gameType: 'blackjack',
+        params: {},
+        result: view as unknown as Record<string, unknown>,
+        payoutMinor: settlement(s).totalPayout,
+      });
       expect(check.verified, `nonce ${nonce}: ${check.problem}`).toBe(true);
     }
   });

@@ -50,7 +50,9 @@ export async function storedRounds(db: pg.Pool): Promise<StoredRoundRow[]> {
 
 /** Rounds not in a final status, by status. */
 export async function openRounds(db: pg.Pool): Promise<Record<string, number>> {
-  const res = await db.query<{ status: string; n: string }>(`SELECT status, count(*)::text AS n FROM rounds WHERE status <> ALL($1::text[]) GROUP BY status`, [FINAL_STATUSES]);
+  const res = await db.query<{ status: string; n: string }>(`SELECT status, count(*)::text AS n FROM rounds WHERE status <> ALL($1::text[]) GROUP BY status`, [
+    FINAL_STATUSES,
+  ]);
   return Object.fromEntries(res.rows.map((r) => [r.status, Number(r.n)]));
 }
 
@@ -140,7 +142,8 @@ export function bankCheck(input: BankCheckInput): BankCheckResult {
     const k = playerKey(p);
     const balance = input.balances.get(k);
     if (balance === undefined) out.push(`player ${k}: no casino balance`);
-    else if (balance !== expected.get(k)) out.push(`player ${k}: casino balance ${balance} ≠ start ${p.startBalance} + payouts − stakes of settled rounds = ${expected.get(k)}`);
+    else if (balance !== expected.get(k))
+      out.push(`player ${k}: casino balance ${balance} ≠ start ${p.startBalance} + payouts − stakes of settled rounds = ${expected.get(k)}`);
   }
 
   return {

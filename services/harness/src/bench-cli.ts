@@ -27,7 +27,10 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log(`npm run bench -- [--quick] [--scenarios ${SCENARIOS.join(',')}] [--players 64] [--duration S] [--warmup S] [--log-level info] [--cpu-prof DIR] [--markdown FILE] [--big-rounds N]` + '\n(big is run only when named: it loads --big-rounds settled rounds first)');
+  console.log(
+    `npm run bench -- [--quick] [--scenarios ${SCENARIOS.join(',')}] [--players 64] [--duration S] [--warmup S] [--log-level info] [--cpu-prof DIR] [--markdown FILE] [--big-rounds N]` +
+      '\n(big is run only when named: it loads --big-rounds settled rounds first)',
+  );
   process.exit(0);
 }
 const scenarios = (values.scenarios ? values.scenarios.split(',') : [...DEFAULT_SCENARIOS]) as ScenarioName[];
@@ -54,10 +57,17 @@ console.log('\n== issue 25 targets (ratios to the pipeline of the same run) ==')
 for (const line of verdictLines(report)) console.log(line);
 if (report.statementsNote) console.log(`• statements per bet: n/a (${report.statementsNote})`);
 if (report.statementsSource) console.log(`• statements per bet counted by ${report.statementsSource}; commits per bet from pg_stat_database`);
-console.log('• WAL records per bet from pg_stat_wal, which counts the whole cluster: other databases\' writes during the run count too (docs/performance.md: a private cluster for this figure)');
+console.log(
+  "• WAL records per bet from pg_stat_wal, which counts the whole cluster: other databases' writes during the run count too (docs/performance.md: a private cluster for this figure)",
+);
 if (values.markdown) {
   const source = report.statementsSource ? [`statements per bet counted by ${report.statementsSource}; commits per bet from pg_stat_database`] : [];
-  writeFileSync(values.markdown, `${markdownTable(resultRows(report.results))}\n\n${[...comparisons(report), ...source].map((l) => `- ${l}`).join('\n')}\n\n${verdictLines(report).map((l) => `- ${l}`).join('\n')}\n`);
+  writeFileSync(
+    values.markdown,
+    `${markdownTable(resultRows(report.results))}\n\n${[...comparisons(report), ...source].map((l) => `- ${l}`).join('\n')}\n\n${verdictLines(report)
+      .map((l) => `- ${l}`)
+      .join('\n')}\n`,
+  );
   console.log(`\nMarkdown written to ${values.markdown}`);
 }
 process.exit(0);

@@ -27,7 +27,9 @@ export async function loadSettledRounds(o: BigLoadOptions): Promise<{ seconds: n
   const db = new pg.Client({ connectionString: o.databaseUrl });
   await db.connect();
   try {
-    const session = await db.query<{ session_id: string; currency: string }>('SELECT session_id, currency FROM sessions WHERE operator_id = $1 LIMIT 1', [o.operatorId]);
+    const session = await db.query<{ session_id: string; currency: string }>('SELECT session_id, currency FROM sessions WHERE operator_id = $1 LIMIT 1', [
+      o.operatorId,
+    ]);
     if (!session.rows[0]) throw new Error(`no session of ${o.operatorId} to hang the rounds on`);
     const { session_id: sessionId, currency } = session.rows[0];
     const pair = await db.query<{ id: string }>(

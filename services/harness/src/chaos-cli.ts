@@ -34,39 +34,47 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('npm run chaos -- [--bets N] [--players N] [--fault-rate 0..1] [--kills N] [--processes N] [--redis-restarts N] [--seed N] [--timeout-ms MS] [--duplicates 0..1] [--log-level info] [--log-dir DIR] [--noisy-seconds S] [--noisy-bytes N] [--skip-noisy] [--only-noisy]');
+  console.log(
+    'npm run chaos -- [--bets N] [--players N] [--fault-rate 0..1] [--kills N] [--processes N] [--redis-restarts N] [--seed N] [--timeout-ms MS] [--duplicates 0..1] [--log-level info] [--log-dir DIR] [--noisy-seconds S] [--noisy-bytes N] [--skip-noisy] [--only-noisy]',
+  );
   process.exit(0);
 }
 let failed = false;
 if (!values['only-noisy']) {
-const report = await runChaos({
-  seed: Number(values.seed),
-  bets: Number(values.bets),
-  players: Number(values.players),
-  faultRate: Number(values['fault-rate']),
-  kills: Number(values.kills),
-  processes: Number(values.processes),
-  redisRestarts: Number(values['redis-restarts']),
-  callbackTimeoutMs: Number(values['timeout-ms']),
-  duplicateShare: Number(values.duplicates),
-  logLevel: values['log-level'],
-  slot: 'chaos',
-  ...(values['log-dir'] ? { logDir: values['log-dir'] } : {}),
-  print: (line) => console.log(line),
-});
-console.log('\n== chaos run ==');
-for (const line of chaosSummary(report)) console.log(line);
-for (const x of report.discrepancies.slice(0, 50)) console.log(`  ✗ ${x}`);
-if (report.discrepancies.length > 50) console.log(`  … and ${report.discrepancies.length - 50} more`);
-console.log('\n== for docs/reliability.md ==');
-for (const line of chaosMarkdown(report, `npm run chaos -- ${process.argv.slice(2).join(' ')}`.trim())) console.log(line);
-console.log(report.discrepancies.length ? 'RESULT: DISCREPANCIES FOUND' : 'RESULT: zero discrepancies');
-console.log(`logs: ${report.logDir}`);
-failed ||= report.discrepancies.length > 0;
+  const report = await runChaos({
+    seed: Number(values.seed),
+    bets: Number(values.bets),
+    players: Number(values.players),
+    faultRate: Number(values['fault-rate']),
+    kills: Number(values.kills),
+    processes: Number(values.processes),
+    redisRestarts: Number(values['redis-restarts']),
+    callbackTimeoutMs: Number(values['timeout-ms']),
+    duplicateShare: Number(values.duplicates),
+    logLevel: values['log-level'],
+    slot: 'chaos',
+    ...(values['log-dir'] ? { logDir: values['log-dir'] } : {}),
+    print: (line) => console.log(line),
+  });
+  console.log('\n== chaos run ==');
+  for (const line of chaosSummary(report)) console.log(line);
+  for (const x of report.discrepancies.slice(0, 50)) console.log(`  ✗ ${x}`);
+  if (report.discrepancies.length > 50) console.log(`  … and ${report.discrepancies.length - 50} more`);
+  console.log('\n== for docs/reliability.md ==');
+  for (const line of chaosMarkdown(report, `npm run chaos -- ${process.argv.slice(2).join(' ')}`.trim())) console.log(line);
+  console.log(report.discrepancies.length ? 'RESULT: DISCREPANCIES FOUND' : 'RESULT: zero discrepancies');
+  console.log(`logs: ${report.logDir}`);
+  failed ||= report.discrepancies.length > 0;
 }
 if (!values['skip-noisy']) {
   console.log('\n== noisy neighbour ==');
-  const noisy = await runNoisyNeighbour({ ...NOISY_DEFAULTS, slot: 'noisy', seconds: Number(values['noisy-seconds']), hugeBytes: Number(values['noisy-bytes']), print: (line) => console.log(line) });
+  const noisy = await runNoisyNeighbour({
+    ...NOISY_DEFAULTS,
+    slot: 'noisy',
+    seconds: Number(values['noisy-seconds']),
+    hugeBytes: Number(values['noisy-bytes']),
+    print: (line) => console.log(line),
+  });
   const verdicts = noisyVerdicts(noisy);
   for (const v of verdicts) console.log(`  ${v.ok ? '✓' : '✗'} ${v.what}: ${v.value} (target ${v.target})`);
   console.log('\n== for docs/reliability.md ==');

@@ -63,7 +63,13 @@ export interface ChaosOptions {
 }
 
 /** A fast schedule for runs that rely on the scheduler (seconds instead of minutes). */
-export const FAST_SCHEDULER_ENV = { WALLET_RETRY_SCHEDULER: 'on', WALLET_RETRY_BACKOFF_S: '1,1,2', WALLET_RETRY_TICK_MS: '200', WALLET_RETRY_PROBE_S: '2', WALLET_RETRY_SWEEP_S: '5' };
+export const FAST_SCHEDULER_ENV = {
+  WALLET_RETRY_SCHEDULER: 'on',
+  WALLET_RETRY_BACKOFF_S: '1,1,2',
+  WALLET_RETRY_TICK_MS: '200',
+  WALLET_RETRY_PROBE_S: '2',
+  WALLET_RETRY_SWEEP_S: '5',
+};
 
 /**
  * Callbacks that were in the casino's hands twice at once: two requests with one idempotency key
@@ -82,7 +88,9 @@ export function overlappingCallbacks(log: CasinoRequest[]): string[] {
   const found: string[] = [];
   for (const [key, list] of byKey) {
     list.sort((a, b) => a[0] - b[0]);
-    for (let i = 1; i < list.length; i++) if (list[i]![0] < list[i - 1]![1]) found.push(`${key} was sent twice at once (${new Date(list[i - 1]![0]).toISOString()} and ${new Date(list[i]![0]).toISOString()})`);
+    for (let i = 1; i < list.length; i++)
+      if (list[i]![0] < list[i - 1]![1])
+        found.push(`${key} was sent twice at once (${new Date(list[i - 1]![0]).toISOString()} and ${new Date(list[i]![0]).toISOString()})`);
   }
   return found;
 }
@@ -135,8 +143,24 @@ export interface ChaosReport {
 }
 
 const OPERATORS: OperatorSpec[] = [
-  { operatorId: 'chaos-usd', currency: 'USD', decimals: 2, secret: 'chaos-usd-secret-0123456789abcdef', minBet: '0.10', stakeStep: '0.01', maxPayout: '1000000' },
-  { operatorId: 'chaos-btc', currency: 'BTC', decimals: 8, secret: 'chaos-btc-secret-0123456789abcdef', minBet: '0.00001', stakeStep: '0.00000001', maxPayout: '100' },
+  {
+    operatorId: 'chaos-usd',
+    currency: 'USD',
+    decimals: 2,
+    secret: 'chaos-usd-secret-0123456789abcdef',
+    minBet: '0.10',
+    stakeStep: '0.01',
+    maxPayout: '1000000',
+  },
+  {
+    operatorId: 'chaos-btc',
+    currency: 'BTC',
+    decimals: 8,
+    secret: 'chaos-btc-secret-0123456789abcdef',
+    minBet: '0.00001',
+    stakeStep: '0.00000001',
+    maxPayout: '100',
+  },
 ];
 
 /* ------------------------------------------------------------------ faults */
@@ -375,22 +399,37 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     logDir: world.logDir,
   };
   try {
-    print(`chaos: seed ${opts.seed}, ${opts.bets} rounds, ${opts.players} players, fault rate ${opts.faultRate}, ${opts.kills} kills of ${world.providers.length} provider processes, ${opts.redisRestarts} Redis restart(s); logs in ${world.logDir}`);
+    print(
+      `chaos: seed ${opts.seed}, ${opts.bets} rounds, ${opts.players} players, fault rate ${opts.faultRate}, ${opts.kills} kills of ${world.providers.length} provider processes, ${opts.redisRestarts} Redis restart(s); logs in ${world.logDir}`,
+    );
     const origin = () => world.set.pick();
     const players = await createPlayers(opts.players, (i) =>
-      createPlayer(world.casino, origin, { index: i, playerRef: `chaos-${opts.seed}-${i}`, operator: OPERATORS[i % OPERATORS.length]!, balance: i % OPERATORS.length === 0 ? '100000.00' : '10.00000000' }),
+      createPlayer(world.casino, origin, {
+        index: i,
+        playerRef: `chaos-${opts.seed}-${i}`,
+        operator: OPERATORS[i % OPERATORS.length]!,
+        balance: i % OPERATORS.length === 0 ? '100000.00' : '10.00000000',
+      }),
     );
     const sh: Shared = {
       world,
       opts,
       answers: report.answers,
       discrepancies: report.discrepancies,
-      secrets: [world.secrets.adminToken, world.secrets.cronSecret, world.secrets.secretKey, ...OPERATORS.map((o) => o.secret), ...players.map((p) => p.launchToken), ...players.map((p) => p.sessionId)],
+      secrets: [
+        world.secrets.adminToken,
+        world.secrets.cronSecret,
+        world.secrets.secretKey,
+        ...OPERATORS.map((o) => o.secret),
+        ...players.map((p) => p.launchToken),
+        ...players.map((p) => p.sessionId),
+      ],
       keyRounds: new Map(),
       stats: { requests: 0, concurrent: 0, sequential: 0, compared: 0, transport: 0, serverErrors: 0 },
     };
     const faults = opts.faultRate > 0 ? chaosFaults(opts.faultRate, opts.callbackTimeoutMs) : [];
-    if (opts.retryFaultRate) for (const p of ['/wallet/credit', '/wallet/rollback']) faults.push({ path: p, kind: 'status', status: 503, probability: opts.retryFaultRate });
+    if (opts.retryFaultRate)
+      for (const p of ['/wallet/credit', '/wallet/rollback']) faults.push({ path: p, kind: 'status', status: 503, probability: opts.retryFaultRate });
     if (faults.length) await world.casino.setFaults(faults, opts.seed);
 
     // ---- the players, until the budget of rounds is spent
@@ -541,7 +580,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 
     // ---- every player reveals its seeds
     for (const p of players) {
-      const a = await playerCaller({ ...sh, opts: { ...opts, duplicateShare: 0 } }, p.index, rng(1))('POST', '/api/fairness/rotate', { sessionId: p.sessionId });
+      const a = await playerCaller({ ...sh, opts: { ...opts, duplicateShare: 0 } }, p.index, rng(1))('POST', '/api/fairness/rotate', {
+        sessionId: p.sessionId,
+      });
       if (a.status !== 200) report.discrepancies.push(`rotation of ${p.playerRef} refused: ${a.status} ${a.text.slice(0, 200)}`);
     }
 
@@ -568,11 +609,16 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     if (opts.schedulerOnly) report.discrepancies.push(...overlappingCallbacks(log));
     report.scheduledRetries = log.filter((e) => (e.path === '/wallet/credit' || e.path === '/wallet/rollback') && e.fault).length;
     const unexpected = log.filter((e) => !e.fault && (e.status === 401 || e.status === 409 || (e.status !== null && e.status >= 500)));
-    for (const e of unexpected.slice(0, 20)) report.discrepancies.push(`the casino answered ${e.status} ${e.code ?? ''} to ${e.path} ${e.idempotencyKey ?? ''} without an injected fault`);
+    for (const e of unexpected.slice(0, 20))
+      report.discrepancies.push(`the casino answered ${e.status} ${e.code ?? ''} to ${e.path} ${e.idempotencyKey ?? ''} without an injected fault`);
 
     // ---- signed operator requests across two processes sharing Redis (CONTRACT.md §6)
     const someRound = rounds.find((r) => r.operatorId === OPERATORS[0]!.operatorId)?.roundId;
-    const signed = await signedRequestChecks(world.providers.filter((p) => p.running).map((p) => p.url), OPERATORS[0]!, someRound);
+    const signed = await signedRequestChecks(
+      world.providers.filter((p) => p.running).map((p) => p.url),
+      OPERATORS[0]!,
+      someRound,
+    );
     report.signedChecks = signed.checks;
     report.discrepancies.push(...signed.discrepancies);
     sh.secrets.push(...signed.signatures);
@@ -595,20 +641,32 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
  * one is SIGNATURE_REPLAYED on the other; a stale timestamp, a wrong signature and missing
  * headers are refused with their codes. Answers the signatures sent (searched for in the logs).
  */
-export async function signedRequestChecks(origins: string[], op: OperatorSpec, roundId: string | undefined): Promise<{ checks: number; discrepancies: string[]; signatures: string[] }> {
+export async function signedRequestChecks(
+  origins: string[],
+  op: OperatorSpec,
+  roundId: string | undefined,
+): Promise<{ checks: number; discrepancies: string[]; signatures: string[] }> {
   const out: string[] = [];
   const signatures: string[] = [];
   let checks = 0;
   const [a, b] = [origins[0]!, origins[1 % origins.length]!];
   const headers = (target: string, o: { timestamp?: number; secret?: string } = {}) => {
-    const { 'content-type': _ct, ...h } = signRequest({ operatorId: op.operatorId, secret: o.secret ?? op.secret, method: 'GET', path: target, body: '', ...(o.timestamp !== undefined ? { timestamp: o.timestamp } : {}) });
+    const { 'content-type': _ct, ...h } = signRequest({
+      operatorId: op.operatorId,
+      secret: o.secret ?? op.secret,
+      method: 'GET',
+      path: target,
+      body: '',
+      ...(o.timestamp !== undefined ? { timestamp: o.timestamp } : {}),
+    });
     signatures.push(h['x-signature']!);
     return h;
   };
   const expectAnswer = async (origin: string, target: string, h: Record<string, string>, status: number, code: string | null, what: string) => {
     const r = await request(origin, 'GET', target, undefined, h);
     checks += 1;
-    if (r.status !== status || (code !== null && r.body.code !== code)) out.push(`signed request (${what}) to ${target}: expected ${status} ${code ?? ''}, got ${r.status} ${r.text.slice(0, 200)}`);
+    if (r.status !== status || (code !== null && r.body.code !== code))
+      out.push(`signed request (${what}) to ${target}: expected ${status} ${code ?? ''}, got ${r.status} ${r.text.slice(0, 200)}`);
   };
   for (const target of [`/api/reconciliation?operatorId=${op.operatorId}&limit=1`, ...(roundId ? [`/api/bets/${roundId}`] : [])]) {
     const h = headers(target);
@@ -641,7 +699,9 @@ export function chaosSummary(r: ChaosReport): string[] {
   const share = r.walletRequests ? ((100 * r.faultedWalletRequests) / r.walletRequests).toFixed(1) : 'n/a';
   return [
     `seed ${r.seed}, ${r.seconds.toFixed(0)} s`,
-    `rounds: ${r.rounds} (${Object.entries(r.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}); ${r.requests} player requests; answers: ${r.answers.toString()}`,
+    `rounds: ${r.rounds} (${Object.entries(r.byStatus)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}); ${r.requests} player requests; answers: ${r.answers.toString()}`,
     `wallet requests: ${r.walletRequests}, faulted: ${r.faultedWalletRequests} (${share}%); casino transactions: ${r.transactions}`,
     `faults by kind: ${r.faults.toString()}`,
     `faults by path: ${r.faultsByPath.toString()}`,
@@ -657,7 +717,10 @@ export function chaosSummary(r: ChaosReport): string[] {
 /** The rows of docs/reliability.md's table of the last long run, ready to paste. */
 export function chaosMarkdown(r: ChaosReport, command: string): string[] {
   const share = r.walletRequests ? ((100 * r.faultedWalletRequests) / r.walletRequests).toFixed(1) : 'n/a';
-  const status = Object.entries(r.byStatus).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k} ${v}`).join(', ');
+  const status = Object.entries(r.byStatus)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
   return [
     '| figure | value |',
     '|---|---|',

@@ -34,7 +34,13 @@ export interface NoisyOptions {
   print: (line: string) => void;
 }
 
-export const NOISY_DEFAULTS: Omit<NoisyOptions, 'slot' | 'print'> = { seconds: 20, calmPlayers: 8, hostileConcurrency: 8, hugeBytes: 60 * 1024 * 1024, processes: 1 };
+export const NOISY_DEFAULTS: Omit<NoisyOptions, 'slot' | 'print'> = {
+  seconds: 20,
+  calmPlayers: 8,
+  hostileConcurrency: 8,
+  hugeBytes: 60 * 1024 * 1024,
+  processes: 1,
+};
 
 export interface PhaseFigures {
   bets: number;
@@ -68,8 +74,24 @@ export interface NoisyReport {
   options: Omit<NoisyOptions, 'print'>;
 }
 
-const CALM: OperatorSpec = { operatorId: 'nn-calm', currency: 'USD', decimals: 2, secret: 'nn-calm-secret-0123456789abcdef', minBet: '0.01', stakeStep: '0.01', maxPayout: '100000' };
-const HOSTILE: OperatorSpec = { operatorId: 'nn-hostile', currency: 'USD', decimals: 2, secret: 'nn-hostile-secret-0123456789abcdef', minBet: '0.01', stakeStep: '0.01', maxPayout: '100000' };
+const CALM: OperatorSpec = {
+  operatorId: 'nn-calm',
+  currency: 'USD',
+  decimals: 2,
+  secret: 'nn-calm-secret-0123456789abcdef',
+  minBet: '0.01',
+  stakeStep: '0.01',
+  maxPayout: '100000',
+};
+const HOSTILE: OperatorSpec = {
+  operatorId: 'nn-hostile',
+  currency: 'USD',
+  decimals: 2,
+  secret: 'nn-hostile-secret-0123456789abcdef',
+  minBet: '0.01',
+  stakeStep: '0.01',
+  maxPayout: '100000',
+};
 const DICE = { target: 50, direction: 'over' };
 
 export async function runNoisyNeighbour(o: NoisyOptions): Promise<NoisyReport> {
@@ -83,13 +105,26 @@ export async function runNoisyNeighbour(o: NoisyOptions): Promise<NoisyReport> {
     unclear: 0,
     moneyMismatches: [],
     calmOpen: 0,
-    options: { slot: o.slot, seconds: o.seconds, calmPlayers: o.calmPlayers, hostileConcurrency: o.hostileConcurrency, hugeBytes: o.hugeBytes, processes: o.processes },
+    options: {
+      slot: o.slot,
+      seconds: o.seconds,
+      calmPlayers: o.calmPlayers,
+      hostileConcurrency: o.hostileConcurrency,
+      hugeBytes: o.hugeBytes,
+      processes: o.processes,
+    },
   };
   try {
     const origin = (i: number) => world.set.at(i);
-    o.print(`noisy neighbour: ${o.processes} provider process(es), ${o.calmPlayers} calm players, ${o.hostileConcurrency} hostile bettors, ${(o.hugeBytes / 1024 / 1024).toFixed(0)} MB answers, ${o.seconds} s per phase`);
-    const calm = await createPlayers(o.calmPlayers, (i) => createPlayer(world.casino, () => origin(i), { index: i, playerRef: `calm-${i}`, operator: CALM, balance: '100000.00' }));
-    const hostile = await createPlayers(o.hostileConcurrency, (i) => createPlayer(world.casino, () => origin(i), { index: i, playerRef: `hostile-${i}`, operator: HOSTILE, balance: '100000.00' }));
+    o.print(
+      `noisy neighbour: ${o.processes} provider process(es), ${o.calmPlayers} calm players, ${o.hostileConcurrency} hostile bettors, ${(o.hugeBytes / 1024 / 1024).toFixed(0)} MB answers, ${o.seconds} s per phase`,
+    );
+    const calm = await createPlayers(o.calmPlayers, (i) =>
+      createPlayer(world.casino, () => origin(i), { index: i, playerRef: `calm-${i}`, operator: CALM, balance: '100000.00' }),
+    );
+    const hostile = await createPlayers(o.hostileConcurrency, (i) =>
+      createPlayer(world.casino, () => origin(i), { index: i, playerRef: `hostile-${i}`, operator: HOSTILE, balance: '100000.00' }),
+    );
     // what each calm player staked and was paid, from the answers (minor units)
     const net = new Map<string, bigint>(calm.map((p) => [p.playerRef, 0n]));
     const rss = () => world.providers.reduce((sum, p) => sum + (memoryMiB(p.pid)?.rss ?? 0), 0);
@@ -129,19 +164,45 @@ export async function runNoisyNeighbour(o: NoisyOptions): Promise<NoisyReport> {
       const clear = (a: Answer, what: string) => {
         const label = a.status === 0 ? `0 ${a.error}` : `${a.status} ${a.body.code ?? '(no code)'}`;
         report.hostileAnswers.add(`${what}: ${label}`);
-        if (a.status === 0 || a.status >= 500 && a.body.code === 'INTERNAL_ERROR' || (a.status !== 200 && typeof a.body.code !== 'string')) report.unclear++;
+        if (a.status === 0 || (a.status >= 500 && a.body.code === 'INTERNAL_ERROR') || (a.status !== 200 && typeof a.body.code !== 'string')) report.unclear++;
       };
       const hostileBettor = async (p: Player, i: number) => {
         let n = 0;
-        while (!stop) clear(await request(origin(i), 'POST', '/api/bets', { sessionId: p.sessionId, gameType: 'dice', amount: 1, params: DICE, idempotencyKey: `${p.playerRef}-${n++}` }), 'bet');
+        while (!stop)
+          clear(
+            await request(origin(i), 'POST', '/api/bets', {
+              sessionId: p.sessionId,
+              gameType: 'dice',
+              amount: 1,
+              params: DICE,
+              idempotencyKey: `${p.playerRef}-${n++}`,
+            }),
+            'bet',
+          );
       };
       const sessionFlood = async (i: number) => {
-        while (!stop) clear(await request(origin(i), 'POST', '/api/sessions', { operatorId: HOSTILE.operatorId, launchToken: hostile[i % hostile.length]!.launchToken, gameType: 'dice' }), 'session');
+        while (!stop)
+          clear(
+            await request(origin(i), 'POST', '/api/sessions', {
+              operatorId: HOSTILE.operatorId,
+              launchToken: hostile[i % hostile.length]!.launchToken,
+              gameType: 'dice',
+            }),
+            'session',
+          );
       };
       const badSignatures = async (i: number) => {
         while (!stop) {
           const ts = String(Math.floor(Date.now() / 1000));
-          clear(await request(origin(i), 'GET', '/api/reconciliation?limit=5', undefined, { 'x-operator-id': HOSTILE.operatorId, 'x-timestamp': ts, 'x-nonce': `nn${Date.now()}${Math.random().toString(36).slice(2)}`, 'x-signature': '0'.repeat(64) }), 'signed');
+          clear(
+            await request(origin(i), 'GET', '/api/reconciliation?limit=5', undefined, {
+              'x-operator-id': HOSTILE.operatorId,
+              'x-timestamp': ts,
+              'x-nonce': `nn${Date.now()}${Math.random().toString(36).slice(2)}`,
+              'x-signature': '0'.repeat(64),
+            }),
+            'signed',
+          );
           await sleep(50);
         }
       };
@@ -176,14 +237,16 @@ export async function runNoisyNeighbour(o: NoisyOptions): Promise<NoisyReport> {
     const db = runPool(world.db.url);
     const q = async (sql: string, params: unknown[] = []) => (await db.query<{ n: string }>(sql, params)).rows;
     try {
-    for (let i = 0; i < 20; i++) {
-      await request(origin(0), 'GET', '/api/cron/wallet-retries?limit=100', undefined, { authorization: `Bearer ${world.secrets.cronSecret}` });
-      const open = await q("SELECT count(*) AS n FROM rounds WHERE status IN ('credit_pending', 'rollback_pending', 'debit_requested')");
-      if (Number(open[0]!.n) === 0) break;
-      await sleep(500);
-    }
-    const calmOpen = await q("SELECT count(*) AS n FROM rounds WHERE operator_id = $1 AND status NOT IN ('settled', 'cancelled', 'error')", [CALM.operatorId]);
-    report.calmOpen = Number(calmOpen[0]!.n);
+      for (let i = 0; i < 20; i++) {
+        await request(origin(0), 'GET', '/api/cron/wallet-retries?limit=100', undefined, { authorization: `Bearer ${world.secrets.cronSecret}` });
+        const open = await q("SELECT count(*) AS n FROM rounds WHERE status IN ('credit_pending', 'rollback_pending', 'debit_requested')");
+        if (Number(open[0]!.n) === 0) break;
+        await sleep(500);
+      }
+      const calmOpen = await q("SELECT count(*) AS n FROM rounds WHERE operator_id = $1 AND status NOT IN ('settled', 'cancelled', 'error')", [
+        CALM.operatorId,
+      ]);
+      report.calmOpen = Number(calmOpen[0]!.n);
     } finally {
       await db.end();
     }
@@ -210,11 +273,31 @@ function phaseLine(f: PhaseFigures): string {
 export function noisyVerdicts(r: NoisyReport): { what: string; value: string; target: string; ok: boolean }[] {
   const growth = r.hostile.rssPeak - r.rssStart;
   return [
-    { what: 'calm casino p99 beside the hostile one', value: `${fmt(r.hostile.p99)} ms (alone: ${fmt(r.baseline.p99)} ms)`, target: '< 1000 ms', ok: r.hostile.p99 < 1000 },
-    { what: '/health slowest answer beside the hostile casino', value: `${fmt(r.hostile.healthMax)} ms (p99 ${fmt(r.hostile.healthP99)} ms)`, target: '< 1000 ms', ok: r.hostile.healthMax < 1000 },
-    { what: 'provider RSS growth (peak − start)', value: `${fmt(growth, 0)} MiB (${fmt(r.rssStart, 0)} → ${fmt(r.hostile.rssPeak, 0)})`, target: '< 300 MiB', ok: growth < 300 },
+    {
+      what: 'calm casino p99 beside the hostile one',
+      value: `${fmt(r.hostile.p99)} ms (alone: ${fmt(r.baseline.p99)} ms)`,
+      target: '< 1000 ms',
+      ok: r.hostile.p99 < 1000,
+    },
+    {
+      what: '/health slowest answer beside the hostile casino',
+      value: `${fmt(r.hostile.healthMax)} ms (p99 ${fmt(r.hostile.healthP99)} ms)`,
+      target: '< 1000 ms',
+      ok: r.hostile.healthMax < 1000,
+    },
+    {
+      what: 'provider RSS growth (peak − start)',
+      value: `${fmt(growth, 0)} MiB (${fmt(r.rssStart, 0)} → ${fmt(r.hostile.rssPeak, 0)})`,
+      target: '< 300 MiB',
+      ok: growth < 300,
+    },
     { what: 'calm casino errors', value: String(r.baseline.errors + r.hostile.errors), target: '0', ok: r.baseline.errors + r.hostile.errors === 0 },
-    { what: 'calm casino money (answers vs casino ledger), rounds left open', value: `${r.moneyMismatches.length} mismatches, ${r.calmOpen} open`, target: '0, 0', ok: r.moneyMismatches.length === 0 && r.calmOpen === 0 },
+    {
+      what: 'calm casino money (answers vs casino ledger), rounds left open',
+      value: `${r.moneyMismatches.length} mismatches, ${r.calmOpen} open`,
+      target: '0, 0',
+      ok: r.moneyMismatches.length === 0 && r.calmOpen === 0,
+    },
     { what: 'hostile answers that were not a clear error (dropped, 500, no code)', value: String(r.unclear), target: '0', ok: r.unclear === 0 },
   ];
 }

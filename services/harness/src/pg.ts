@@ -128,7 +128,9 @@ export class PgStats {
   async counters(): Promise<PgCounters> {
     const c = this.client!;
     await c.query('SELECT pg_stat_clear_snapshot()');
-    const d = await c.query<{ xact_commit: string; xact_rollback: string }>('SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datid = $1', [this.oid]);
+    const d = await c.query<{ xact_commit: string; xact_rollback: string }>('SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datid = $1', [
+      this.oid,
+    ]);
     let statements: number | null = null;
     const wire = this.wire?.counts() ?? null;
     if (this.statementsSource === 'pg_stat_statements') {
@@ -143,7 +145,13 @@ export class PgStats {
     } catch {
       walRecords = null;
     }
-    return { commits: Number(d.rows[0]?.xact_commit ?? 0), rollbacks: Number(d.rows[0]?.xact_rollback ?? 0), statements, roundTrips: wire?.roundTrips ?? null, walRecords };
+    return {
+      commits: Number(d.rows[0]?.xact_commit ?? 0),
+      rollbacks: Number(d.rows[0]?.xact_rollback ?? 0),
+      statements,
+      roundTrips: wire?.roundTrips ?? null,
+      walRecords,
+    };
   }
 
   /** Connections to the run's database now. */

@@ -81,13 +81,21 @@ export async function startPipeline(env: Record<string, string | undefined>): Pr
     const lockKey = `pipe:lock:${input.playerRef}`;
     if ((await redis.set(lockKey, token, 'PX', 10_000, 'NX')) !== 'OK') return { status: 409, body: { code: 'BUSY' } };
     try {
-      await db.query({ name: 'ins', text: 'INSERT INTO pipeline_rounds (round_id, operator_id, player_ref, amount, status) VALUES ($1, $2, $3, $4, $5)', values: [roundId, operatorId, input.playerRef, stake.toString(), 'debit_requested'] });
+      await db.query({
+        name: 'ins',
+        text: 'INSERT INTO pipeline_rounds (round_id, operator_id, player_ref, amount, status) VALUES ($1, $2, $3, $4, $5)',
+        values: [roundId, operatorId, input.playerRef, stake.toString(), 'debit_requested'],
+      });
       const base = { operatorId, playerRef: input.playerRef, launchToken: input.launchToken, gameType: 'dice', roundId, currency };
       const debit = await call('debit', `${roundId}:debit`, base, fromMinor(stake, 2));
       if (debit.status !== 200) return { status: 502, body: { code: 'DEBIT_FAILED', casino: debit.text } };
       const payout = Math.random() < 0.495 ? stake * 2n : 0n;
       if (threeCommits) {
-        await db.query({ name: 'owe', text: "UPDATE pipeline_rounds SET status = 'credit_pending', payout = $2, updated_at = now() WHERE round_id = $1", values: [roundId, payout.toString()] });
+        await db.query({
+          name: 'owe',
+          text: "UPDATE pipeline_rounds SET status = 'credit_pending', payout = $2, updated_at = now() WHERE round_id = $1",
+          values: [roundId, payout.toString()],
+        });
       }
       const credit = await call('credit', `${roundId}:credit`, base, fromMinor(payout, 2));
       await db.query({
@@ -95,7 +103,18 @@ export async function startPipeline(env: Record<string, string | undefined>): Pr
         text: `WITH r AS (UPDATE pipeline_rounds SET status = 'settled', payout = $2, updated_at = now() WHERE round_id = $1 RETURNING round_id)
                INSERT INTO pipeline_audit (round_id, operation, idempotency_key, request_body, response_body, status_code)
                SELECT r.round_id, a.op, a.k, a.req, a.res, a.st FROM r, (VALUES ('debit', $3, $4, $5, $6::int), ('credit', $7, $8, $9, $10::int)) AS a(op, k, req, res, st)`,
-        values: [roundId, payout.toString(), `${roundId}:debit`, debit.raw, debit.text, debit.status, `${roundId}:credit`, credit.raw, credit.text, credit.status],
+        values: [
+          roundId,
+          payout.toString(),
+          `${roundId}:debit`,
+          debit.raw,
+          debit.text,
+          debit.status,
+          `${roundId}:credit`,
+          credit.raw,
+          credit.text,
+          credit.status,
+        ],
       });
       return { status: credit.status === 200 ? 200 : 502, body: { roundId, payout: fromMinor(payout, 2), casino: credit.text } };
     } finally {
@@ -126,7 +145,9 @@ export async function startPipeline(env: Record<string, string | undefined>): Pr
     });
   });
   server.keepAliveTimeout = 30_000;
-  const port = await new Promise<number>((resolve) => server.listen(Number(env.PORT ?? 0), '127.0.0.1', () => resolve((server.address() as { port: number }).port)));
+  const port = await new Promise<number>((resolve) =>
+    server.listen(Number(env.PORT ?? 0), '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
+  );
   return {
     port,
     async close() {

@@ -91,7 +91,12 @@ export interface Player {
 export async function openSession(origin: () => string, p: Pick<Player, 'operatorId' | 'launchToken' | 'playerRef'>, attempts = 40): Promise<string> {
   let last = '';
   for (let i = 0; i < attempts; i++) {
-    const res = await request(origin(), 'POST', '/api/sessions', { operatorId: p.operatorId, launchToken: p.launchToken, gameType: 'dice', launchMode: 'lobby' });
+    const res = await request(origin(), 'POST', '/api/sessions', {
+      operatorId: p.operatorId,
+      launchToken: p.launchToken,
+      gameType: 'dice',
+      launchMode: 'lobby',
+    });
     if (res.status === 200 && typeof res.body.sessionId === 'string') return res.body.sessionId;
     last = `${res.status} ${res.error ?? res.text.slice(0, 200)}`;
     await sleep(100 + i * 50);

@@ -90,7 +90,9 @@ function spawnLogged(command: string, args: string[], env: Record<string, string
   child.on('error', () => undefined); // reported below (no pid) or by the exit
   if (child.pid === undefined) throw new Error(`${name}: could not start ${command}`);
   register(child);
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { child, pid: child.pid, exited };
 }
 
@@ -225,7 +227,14 @@ export interface ServerProcess {
 }
 
 /** A node server of ours (`entry`) in its own process, ready once `healthPath` answers 200. */
-export async function startNodeServer(o: { name: string; entry: string; port: number; env: Record<string, string>; logDir: string; healthPath: string }): Promise<ServerProcess> {
+export async function startNodeServer(o: {
+  name: string;
+  entry: string;
+  port: number;
+  env: Record<string, string>;
+  logDir: string;
+  healthPath: string;
+}): Promise<ServerProcess> {
   await assertPortFree(o.port, o.name);
   const s = spawnLogged(process.execPath, [o.entry], { ...baseEnv(), ...o.env, PORT: String(o.port), HOST: '127.0.0.1' }, o.logDir, o.name);
   const url = `http://127.0.0.1:${o.port}`;
@@ -254,7 +263,14 @@ export type CasinoProcess = ServerProcess;
 
 /** The reference casino (`services/reference-casino/dist/cli.js`) in its own process. */
 export function startCasino(opts: { port: number; operators: Record<string, CasinoOperator>; logDir: string; name?: string }): Promise<CasinoProcess> {
-  return startNodeServer({ name: opts.name ?? 'casino', entry: CASINO_ENTRY, port: opts.port, env: { OPERATORS: JSON.stringify(opts.operators) }, logDir: opts.logDir, healthPath: '/_control/faults' });
+  return startNodeServer({
+    name: opts.name ?? 'casino',
+    entry: CASINO_ENTRY,
+    port: opts.port,
+    env: { OPERATORS: JSON.stringify(opts.operators) },
+    logDir: opts.logDir,
+    healthPath: '/_control/faults',
+  });
 }
 
 /* ------------------------------------------------------------------ redis-servers of our own */

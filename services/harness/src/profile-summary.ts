@@ -47,7 +47,11 @@ export function window(p: Profile, fn: string, skipS: number): Profile {
   for (let i = 0; i < p.samples.length; i++) times.push((t += p.timeDeltas?.[i] ?? 0));
   const first = p.samples.findIndex((id) => hasFn(id));
   let last = -1;
-  for (let i = p.samples.length - 1; i >= 0; i--) if (hasFn(p.samples[i]!)) { last = i; break; }
+  for (let i = p.samples.length - 1; i >= 0; i--)
+    if (hasFn(p.samples[i]!)) {
+      last = i;
+      break;
+    }
   if (first < 0) throw new Error(`no sample runs ${fn}`);
   const from = times[first]! + skipS * 1e6;
   const keep = p.samples.map((_, i) => i).filter((i) => times[i]! >= from && i <= last);
@@ -56,7 +60,8 @@ export function window(p: Profile, fn: string, skipS: number): Profile {
 
 /** The package (or part of ours) a frame belongs to. */
 export function categoryOf(url: string, fn: string): string {
-  if (!url) return fn === '(garbage collector)' ? 'GC' : fn === '(idle)' ? 'idle' : fn === '(program)' ? 'V8 / native (program)' : `native ${fn || '(anonymous)'}`;
+  if (!url)
+    return fn === '(garbage collector)' ? 'GC' : fn === '(idle)' ? 'idle' : fn === '(program)' ? 'V8 / native (program)' : `native ${fn || '(anonymous)'}`;
   const nm = url.lastIndexOf('node_modules/');
   if (nm >= 0) {
     const rest = url.slice(nm + 'node_modules/'.length).split('/');
@@ -78,7 +83,8 @@ export function summarise(p: Profile, top = 25, notCpu: string[] = []): string {
   const inclCat = new Map<string, number>();
   const selfFn = new Map<string, number>();
   const inclFn = new Map<string, number>();
-  const key = (n: ProfileNode) => `${n.callFrame.functionName || '(anonymous)'} ${categoryOf(n.callFrame.url, n.callFrame.functionName)}:${n.callFrame.lineNumber + 1}`;
+  const key = (n: ProfileNode) =>
+    `${n.callFrame.functionName || '(anonymous)'} ${categoryOf(n.callFrame.url, n.callFrame.functionName)}:${n.callFrame.lineNumber + 1}`;
   for (const id of p.samples) {
     const leaf = byId.get(id)!;
     if (left(leaf)) continue;
@@ -133,7 +139,15 @@ export function summarise(p: Profile, top = 25, notCpu: string[] = []): string {
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split('/').pop()!)) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '25' }, after: { type: 'string' }, skip: { type: 'string', default: '0' }, 'not-cpu': { type: 'string', multiple: true, default: [] } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      top: { type: 'string', default: '25' },
+      after: { type: 'string' },
+      skip: { type: 'string', default: '0' },
+      'not-cpu': { type: 'string', multiple: true, default: [] },
+    },
+  });
   if (!positionals[0]) {
     console.error('usage: profile-summary FILE.cpuprofile [--top 25] [--after FN --skip S] [--not-cpu writev]');
     process.exit(2);

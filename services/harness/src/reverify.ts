@@ -117,7 +117,11 @@ export interface ReverifyOutcome {
  * Re-verifies every given round (final and paid: settled, cashed_out, busted) against the
  * provider processes (round-robin), `parallel` at a time.
  */
-export async function reverifyRounds(origins: string[], rounds: (StoredRound & { status: string })[], opts: { parallel?: number; onProgress?: (done: number) => void } = {}): Promise<ReverifyOutcome> {
+export async function reverifyRounds(
+  origins: string[],
+  rounds: (StoredRound & { status: string })[],
+  opts: { parallel?: number; onProgress?: (done: number) => void } = {},
+): Promise<ReverifyOutcome> {
   const todo = rounds.filter((r) => FINAL_PAID.includes(r.status));
   const discrepancies: string[] = [];
   let verified = 0;
@@ -148,9 +152,12 @@ export async function reverifyRounds(origins: string[], rounds: (StoredRound & {
     // independent recomputation
     const words = streamWords(f.serverSeed, f.clientSeed, f.nonce, 52);
     const result = b.result;
-    if (r.gameType === 'dice' && Number(result.roll).toFixed(2) !== diceRoll(words)) problem(`dice roll ${String(result.roll)} ≠ ${diceRoll(words)} recomputed`);
-    if (r.gameType === 'limbo' && Number(result.result).toFixed(2) !== limboResult(words)) problem(`limbo result ${String(result.result)} ≠ ${limboResult(words)} recomputed`);
-    if (r.gameType === 'mines' && !same(result.mines, minesOf(words, Number(result.mineCount)))) problem(`mines ${JSON.stringify(result.mines)} ≠ ${JSON.stringify(minesOf(words, Number(result.mineCount)))} recomputed`);
+    if (r.gameType === 'dice' && Number(result.roll).toFixed(2) !== diceRoll(words))
+      problem(`dice roll ${String(result.roll)} ≠ ${diceRoll(words)} recomputed`);
+    if (r.gameType === 'limbo' && Number(result.result).toFixed(2) !== limboResult(words))
+      problem(`limbo result ${String(result.result)} ≠ ${limboResult(words)} recomputed`);
+    if (r.gameType === 'mines' && !same(result.mines, minesOf(words, Number(result.mineCount))))
+      problem(`mines ${JSON.stringify(result.mines)} ≠ ${JSON.stringify(minesOf(words, Number(result.mineCount)))} recomputed`);
     if (r.gameType === 'blackjack' && !same(result.cards, blackjackCards(words))) problem('the 52 cards differ from the recomputed stream');
 
     // the provider's own verification of the stored inputs

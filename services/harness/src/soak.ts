@@ -51,20 +51,31 @@ export interface SoakVerdict {
 
 export async function runSoak(o: SoakOptions): Promise<{ samples: SoakSample[]; verdict: SoakVerdict; rate: number; peak: number | null }> {
   const print = o.print;
-  const world = await startWorld({ slot: 'soak', providers: 1, operators: [BENCH_OPERATOR], logLevel: o.logLevel, env: { IDEMPOTENCY_RETENTION_HOURS: String(o.retentionMinutes / 60) } });
+  const world = await startWorld({
+    slot: 'soak',
+    providers: 1,
+    operators: [BENCH_OPERATOR],
+    logLevel: o.logLevel,
+    env: { IDEMPOTENCY_RETENTION_HOURS: String(o.retentionMinutes / 60) },
+  });
   const pg = new PgStats(serverUrl(), world.db.name);
   const redis = new Redis(world.redis.url, { maxRetriesPerRequest: 2 });
   try {
     await pg.open();
     const provider = world.providers[0]!;
     print(`soak on ${describeMachine()}; logs in ${world.logDir}`);
-    const players = await createPlayers(o.players, (i) => createPlayer(world.casino, () => provider.url, { index: i, playerRef: `soak-${i}`, operator: BENCH_OPERATOR, balance: '100000000.00' }));
+    const players = await createPlayers(o.players, (i) =>
+      createPlayer(world.casino, () => provider.url, { index: i, playerRef: `soak-${i}`, operator: BENCH_OPERATOR, balance: '100000000.00' }),
+    );
 
     let peak: number | null = null;
     let rate = o.rate ?? 0;
     if (!o.rate) {
       const benchOpts: BenchOptions = { quick: true, scenarios: [], players: o.players, warmupS: 5, durationS: 15, logLevel: o.logLevel, print };
-      const res = await runLoad({ world, pg, opts: benchOpts }, { name: 'peak', what: 'dice', players: o.players, origins: [provider.url], serverPids: () => [provider.pid], step: diceStep(players) });
+      const res = await runLoad(
+        { world, pg, opts: benchOpts },
+        { name: 'peak', what: 'dice', players: o.players, origins: [provider.url], serverPids: () => [provider.pid], step: diceStep(players) },
+      );
       peak = res.bets / res.seconds;
       rate = peak / 2;
       print(`peak: ${fmt(peak)} bets/s with ${o.players} players → soak at ${fmt(rate)} bets/s`);
@@ -73,12 +84,16 @@ export async function runSoak(o: SoakOptions): Promise<{ samples: SoakSample[]; 
     // an open loop: one bet every 1/rate seconds, taken by whichever player is free
     let stop = false;
     // the cron pass (retries, abandoned rounds, retention) every 30 s, as the CronJob would
-    print(`idempotency records are kept ${o.retentionMinutes} min (IDEMPOTENCY_RETENTION_HOURS=${fmt(o.retentionMinutes / 60, 3)}); the cron pass runs every 30 s`);
+    print(
+      `idempotency records are kept ${o.retentionMinutes} min (IDEMPOTENCY_RETENTION_HOURS=${fmt(o.retentionMinutes / 60, 3)}); the cron pass runs every 30 s`,
+    );
     const cron = (async () => {
       while (!stop) {
         for (let t = 0; t < 30 && !stop; t++) await sleep(1000);
         if (stop) break;
-        await request(provider.url, 'GET', `/api/cron/wallet-retries?limit=100&operatorId=${BENCH_OPERATOR.operatorId}`, undefined, { authorization: `Bearer ${world.secrets.cronSecret}` });
+        await request(provider.url, 'GET', `/api/cron/wallet-retries?limit=100&operatorId=${BENCH_OPERATOR.operatorId}`, undefined, {
+          authorization: `Bearer ${world.secrets.cronSecret}`,
+        });
       }
     })();
     let nextSlot = performance.now();
@@ -93,7 +108,13 @@ export async function runSoak(o: SoakOptions): Promise<{ samples: SoakSample[]; 
         const wait = slot - performance.now();
         if (wait > 0) await sleep(wait);
         if (stop) break;
-        const a = await request(provider.url, 'POST', '/api/bets', { sessionId: p.sessionId, gameType: 'dice', amount: amountOf(p, 100n), idempotencyKey: newKey('soak'), params: settledParams('dice', r) });
+        const a = await request(provider.url, 'POST', '/api/bets', {
+          sessionId: p.sessionId,
+          gameType: 'dice',
+          amount: amountOf(p, 100n),
+          idempotencyKey: newKey('soak'),
+          params: settledParams('dice', r),
+        });
         lat.add(a.ms);
         if (a.status === 200) bets += 1;
         else errors += 1;
@@ -101,7 +122,9 @@ export async function runSoak(o: SoakOptions): Promise<{ samples: SoakSample[]; 
     });
 
     const samples: SoakSample[] = [];
-    const rows: string[][] = [['interval', 'bets/s', 'p50 ms', 'p99 ms', 'errors', 'RSS MiB (low–high)', 'CPU ms/bet', 'Redis keys', 'DB conns', 'idempotency rows']];
+    const rows: string[][] = [
+      ['interval', 'bets/s', 'p50 ms', 'p99 ms', 'errors', 'RSS MiB (low–high)', 'CPU ms/bet', 'Redis keys', 'DB conns', 'idempotency rows'],
+    ];
     const intervals = Math.max(1, Math.round((o.minutes * 60) / o.intervalS));
     for (let k = 1; k <= intervals; k++) {
       const cpu0 = cpuSeconds(provider.pid);
@@ -109,7 +132,7 @@ export async function runSoak(o: SoakOptions): Promise<{ samples: SoakSample[]; 
       // one reading per interval lands anywhere on it, so the whole interval is sampled.
       let rssLow = Infinity;
       let rssHigh = 0;
-      for (const until = Date.now() + o.intervalS * 1000; Date.now() < until; ) {
+      for (const until = Date.now() + o.intervalS * 1000; Date.now() < until;) {
         await sleep(Math.min(1000, Math.max(0, until - Date.now())));
         const rss = memoryMiB(provider.pid)?.rss;
         if (rss !== undefined) {
@@ -135,7 +158,18 @@ export async function runSoak(o: SoakOptions): Promise<{ samples: SoakSample[]; 
       lat = new Latencies();
       bets = 0;
       errors = 0;
-      const row = [`${fmt(sample.minute, 1)} min`, fmt(sample.bets / o.intervalS), fmt(sample.p50), fmt(sample.p99), String(sample.errors), `${fmt(sample.rssLowMiB, 0)}–${fmt(sample.rssHighMiB, 0)}`, fmt(sample.cpuMsPerBet, 2), String(sample.redisKeys), String(sample.dbConnections), String(sample.idempotencyRecords)];
+      const row = [
+        `${fmt(sample.minute, 1)} min`,
+        fmt(sample.bets / o.intervalS),
+        fmt(sample.p50),
+        fmt(sample.p99),
+        String(sample.errors),
+        `${fmt(sample.rssLowMiB, 0)}–${fmt(sample.rssHighMiB, 0)}`,
+        fmt(sample.cpuMsPerBet, 2),
+        String(sample.redisKeys),
+        String(sample.dbConnections),
+        String(sample.idempotencyRecords),
+      ];
       rows.push(row);
       print(`  ${row.join('  ')}`);
     }
@@ -189,10 +223,24 @@ export function soakVerdict(samples: SoakSample[], warmup: number, retention: { 
     {
       name: 'latency',
       flat: growth((s) => s.p50) <= 1.1 && growth((s) => s.p99) <= 1.25,
-      say: `median p50 of the intervals, second half ÷ first half: ${fmt(growth((s) => s.p50), 2)}; p99 ${fmt(growth((s) => s.p99), 2)}`,
+      say: `median p50 of the intervals, second half ÷ first half: ${fmt(
+        growth((s) => s.p50),
+        2,
+      )}; p99 ${fmt(
+        growth((s) => s.p99),
+        2,
+      )}`,
     },
-    { name: 'Redis keys', flat: Math.max(...after.map((s) => s.redisKeys)) <= after[0]!.redisKeys * 1.1 + 10, say: `DBSIZE ${after.map((s) => s.redisKeys).join(', ')}` },
-    { name: 'database connections', flat: Math.max(...after.map((s) => s.dbConnections)) <= after[0]!.dbConnections * 1.1 + 1, say: `pg_stat_activity ${after.map((s) => s.dbConnections).join(', ')}` },
+    {
+      name: 'Redis keys',
+      flat: Math.max(...after.map((s) => s.redisKeys)) <= after[0]!.redisKeys * 1.1 + 10,
+      say: `DBSIZE ${after.map((s) => s.redisKeys).join(', ')}`,
+    },
+    {
+      name: 'database connections',
+      flat: Math.max(...after.map((s) => s.dbConnections)) <= after[0]!.dbConnections * 1.1 + 1,
+      say: `pg_stat_activity ${after.map((s) => s.dbConnections).join(', ')}`,
+    },
   ];
   for (const c of checks) lines.push(`${c.flat ? '✓' : '✗'} ${c.name}: ${c.say}`);
   const records = samples.map((s) => s.idempotencyRecords);
@@ -210,9 +258,20 @@ export function soakVerdict(samples: SoakSample[], warmup: number, retention: { 
     const hi = Math.max(...settled.map((s) => s.idempotencyRecords));
     const ok = hi <= bound;
     checks.push({ name: 'idempotency records (retention)', flat: ok, say: '' });
-    lines.push(`${ok ? '✓' : '✗'} idempotency records bounded by the retention (at most ${fmt(bound, 0)}: the bets of the retention period + one cron period): ${settled.map((s) => s.idempotencyRecords).join(', ')}`);
+    lines.push(
+      `${ok ? '✓' : '✗'} idempotency records bounded by the retention (at most ${fmt(bound, 0)}: the bets of the retention period + one cron period): ${settled.map((s) => s.idempotencyRecords).join(', ')}`,
+    );
   } else lines.push('• idempotency records: the soak is too short to see past the retention period');
   const flat = checks.every((c) => c.flat);
-  lines.push(`VERDICT: ${flat ? 'flat within 10% after the warm-up' : `NOT flat (${checks.filter((c) => !c.flat).map((c) => c.name).join(', ')})`}`);
+  lines.push(
+    `VERDICT: ${
+      flat
+        ? 'flat within 10% after the warm-up'
+        : `NOT flat (${checks
+            .filter((c) => !c.flat)
+            .map((c) => c.name)
+            .join(', ')})`
+    }`,
+  );
   return { flat, lines };
 }

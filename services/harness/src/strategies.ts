@@ -168,7 +168,13 @@ export interface MinesPlan {
 
 export async function playMines(call: Caller, p: Player, r: Rng, plan: MinesPlan): Promise<RoundOutcome> {
   const out: RoundOutcome = { game: 'mines', roundId: null, status: null, requests: 0 };
-  const round = await openRound(call, p, 'mines', { sessionId: p.sessionId, amount: amountOf(p, plan.amount), idempotencyKey: newKey('mines'), mineCount: plan.mineCount }, out);
+  const round = await openRound(
+    call,
+    p,
+    'mines',
+    { sessionId: p.sessionId, amount: amountOf(p, plan.amount), idempotencyKey: newKey('mines'), mineCount: plan.mineCount },
+    out,
+  );
   if (!round) return out;
   return continueMines(call, p, r, round, out, plan.reveals);
 }
@@ -179,7 +185,8 @@ export function continueMines(call: Caller, p: Player, r: Rng, round: Answer['bo
   return driveRound(call, p, 'mines', round, out, (now) => {
     const result = (now.result ?? {}) as { revealed?: number[] };
     const revealed = result.revealed ?? [];
-    if (revealed.length >= reveals) return { path: `/api/mines/rounds/${roundId}/cashout`, body: { sessionId: p.sessionId, idempotencyKey: newKey('cashout') } };
+    if (revealed.length >= reveals)
+      return { path: `/api/mines/rounds/${roundId}/cashout`, body: { sessionId: p.sessionId, idempotencyKey: newKey('cashout') } };
     const free = Array.from({ length: 25 }, (_, i) => i).filter((t) => !revealed.includes(t));
     return { path: `/api/mines/rounds/${roundId}/reveal`, body: { sessionId: p.sessionId, tile: pick(r, free), idempotencyKey: newKey('reveal') } };
   });
@@ -209,7 +216,12 @@ export function basicStrategy(hand: HandView, upCard: string, actions: readonly 
   if (hand.cards.length === 2 && can('split')) {
     const v = cardValue(hand.cards[0]!);
     const split =
-      v === 11 || v === 8 || (v === 9 && ![7, 10, 11].includes(d)) || ((v === 7 || v === 3 || v === 2) && d <= 7) || (v === 6 && d <= 6) || (v === 4 && (d === 5 || d === 6));
+      v === 11 ||
+      v === 8 ||
+      (v === 9 && ![7, 10, 11].includes(d)) ||
+      ((v === 7 || v === 3 || v === 2) && d <= 7) ||
+      (v === 6 && d <= 6) ||
+      (v === 4 && (d === 5 || d === 6));
     if (split) return 'split';
   }
   const t = hand.value;
@@ -265,9 +277,19 @@ export async function finishOpenRounds(call: Caller, p: Player, r: Rng, policy: 
   const mines = await activeRound(call, p, 'mines');
   if (mines && mines.roundStatus === 'active') {
     const result = (mines.result ?? {}) as { revealed?: number[] };
-    out.push(await continueMines(call, p, r, mines, { game: 'mines', roundId: String(mines.roundId), status: 'active', requests: 0 }, Math.max(1, result.revealed?.length ?? 0)));
+    out.push(
+      await continueMines(
+        call,
+        p,
+        r,
+        mines,
+        { game: 'mines', roundId: String(mines.roundId), status: 'active', requests: 0 },
+        Math.max(1, result.revealed?.length ?? 0),
+      ),
+    );
   }
   const bj = await activeRound(call, p, 'blackjack');
-  if (bj && bj.roundStatus === 'active') out.push(await continueBlackjack(call, p, r, bj, { game: 'blackjack', roundId: String(bj.roundId), status: 'active', requests: 0 }, policy));
+  if (bj && bj.roundStatus === 'active')
+    out.push(await continueBlackjack(call, p, r, bj, { game: 'blackjack', roundId: String(bj.roundId), status: 'active', requests: 0 }, policy));
   return out;
 }

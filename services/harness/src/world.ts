@@ -106,7 +106,15 @@ export async function startWorld(o: WorldOptions): Promise<World> {
         port: port(n),
         logDir,
         nodeArgs: o.nodeArgs ?? [],
-        env: providerEnv({ databaseUrl: providerDbUrl, redisUrl: redis.url, secrets, callbackTimeoutMs: o.callbackTimeoutMs ?? 3000, metricsPort: metricsPort(n), logLevel: o.logLevel ?? 'info', extra: o.env ?? {} }),
+        env: providerEnv({
+          databaseUrl: providerDbUrl,
+          redisUrl: redis.url,
+          secrets,
+          callbackTimeoutMs: o.callbackTimeoutMs ?? 3000,
+          metricsPort: metricsPort(n),
+          logLevel: o.logLevel ?? 'info',
+          extra: o.env ?? {},
+        }),
       });
       providers[n] = p;
       started.push(p);

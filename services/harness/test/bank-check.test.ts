@@ -96,9 +96,19 @@ describe('independent recomputation (CONTRACT.md §9 check value)', () => {
 
   it('reads the actions of a final Blackjack round back from its hands', () => {
     const hand = (cards: string[], value: number, status: string, doubled = false) => ({ cards, value, doubled, status });
-    expect(blackjackActions({ dealer: { cards: ['9S', '7H', '5D'], value: 21 }, hands: [hand(['5D', '4C', '3H', '6S'], 18, 'stood')], insurance: { offered: false, taken: null } })).toEqual(['hit', 'hit', 'stand']);
     expect(
-      blackjackActions({ dealer: { cards: ['AS', '9H'], value: 20 }, hands: [hand(['8D', '2C', 'KH'], 20, 'stood', true)], insurance: { offered: true, taken: false } }),
+      blackjackActions({
+        dealer: { cards: ['9S', '7H', '5D'], value: 21 },
+        hands: [hand(['5D', '4C', '3H', '6S'], 18, 'stood')],
+        insurance: { offered: false, taken: null },
+      }),
+    ).toEqual(['hit', 'hit', 'stand']);
+    expect(
+      blackjackActions({
+        dealer: { cards: ['AS', '9H'], value: 20 },
+        hands: [hand(['8D', '2C', 'KH'], 20, 'stood', true)],
+        insurance: { offered: true, taken: false },
+      }),
     ).toEqual(['decline_insurance', 'double']);
     expect(
       blackjackActions({
@@ -107,7 +117,9 @@ describe('independent recomputation (CONTRACT.md §9 check value)', () => {
         insurance: { offered: false, taken: null },
       }),
     ).toEqual(['split', 'hit', 'stand']);
-    expect(blackjackActions({ dealer: { cards: ['KS', 'AH'], value: 21 }, hands: [hand(['8D', '9C'], 17, 'stood')], insurance: { offered: false, taken: null } })).toEqual([]);
+    expect(
+      blackjackActions({ dealer: { cards: ['KS', 'AH'], value: 21 }, hands: [hand(['8D', '9C'], 17, 'stood')], insurance: { offered: false, taken: null } }),
+    ).toEqual([]);
   });
 });
 

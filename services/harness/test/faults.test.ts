@@ -14,7 +14,9 @@ describe('chaos fault rules', () => {
     }
     const kinds = (path: string) => new Set(rules.filter((r) => r.path === path).map((r) => `${r.kind}:${'mode' in r ? (r.mode ?? '') : ''}`));
     for (const path of ['/wallet/debit', '/wallet/credit', '/wallet/rollback']) {
-      expect([...kinds(path)], path).toEqual(expect.arrayContaining(['delay:', 'status:', 'drop:', 'delay-then-drop:', 'ambiguous:', 'ambiguous:drop', 'ambiguous:late', 'refuse:']));
+      expect([...kinds(path)], path).toEqual(
+        expect.arrayContaining(['delay:', 'status:', 'drop:', 'delay-then-drop:', 'ambiguous:', 'ambiguous:drop', 'ambiguous:late', 'refuse:']),
+      );
     }
     // a timeout fault is past the callback timeout, a slow one within it
     const delays = rules.filter((r) => r.kind === 'delay').map((r) => (r as { ms: number }).ms);

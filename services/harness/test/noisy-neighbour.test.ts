@@ -11,7 +11,15 @@ import { noisyVerdicts, runNoisyNeighbour } from '../src/noisy-neighbour.js';
 describe('noisy neighbour (short)', () => {
   it("a hostile casino's wallet and players leave the calm casino's bets, money and /health alone", async () => {
     const lines: string[] = [];
-    const r = await runNoisyNeighbour({ slot: 'noisyTest', seconds: 4, calmPlayers: 4, hostileConcurrency: 8, hugeBytes: 8 * 1024 * 1024, processes: 1, print: (l) => lines.push(l) });
+    const r = await runNoisyNeighbour({
+      slot: 'noisyTest',
+      seconds: 4,
+      calmPlayers: 4,
+      hostileConcurrency: 8,
+      hugeBytes: 8 * 1024 * 1024,
+      processes: 1,
+      print: (l) => lines.push(l),
+    });
     const summary = [...lines, ...noisyVerdicts(r).map((v) => `${v.what}: ${v.value}`)].join('\n');
     console.log(summary);
     expect(r.baseline.bets, summary).toBeGreaterThan(0);
@@ -22,7 +30,10 @@ describe('noisy neighbour (short)', () => {
     expect(r.baseline.healthFailures + r.hostile.healthFailures, summary).toBe(0);
     // the hostile casino was really hostile, and was answered clearly
     expect(r.hostileAnswers.total(), summary).toBeGreaterThan(0);
-    expect([...r.hostileAnswers.counts.keys()].some((k) => k.startsWith('bet: 502')), summary).toBe(true);
+    expect(
+      [...r.hostileAnswers.counts.keys()].some((k) => k.startsWith('bet: 502')),
+      summary,
+    ).toBe(true);
     expect(r.unclear, summary).toBe(0);
   });
 });

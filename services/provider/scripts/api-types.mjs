@@ -29,7 +29,14 @@ export async function generate() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'gp-api-types-'));
   const { buildApp } = await import('../dist/app.js');
   const { loadConfig } = await import('../dist/config.js');
-  const env = { NODE_ENV: 'development', DATA_DIR: dataDir, PUBLIC_BASE_URL: 'https://provider.example.com', LOG_LEVEL: 'error', WEBHOOKS_ENABLED: 'false', WALLET_RETRY_SCHEDULER_ENABLED: 'false' };
+  const env = {
+    NODE_ENV: 'development',
+    DATA_DIR: dataDir,
+    PUBLIC_BASE_URL: 'https://provider.example.com',
+    LOG_LEVEL: 'error',
+    WEBHOOKS_ENABLED: 'false',
+    WALLET_RETRY_SCHEDULER_ENABLED: 'false',
+  };
   const { app } = await buildApp(loadConfig(env), { logger: false });
   try {
     const res = await app.inject({ method: 'GET', url: '/openapi.json' });
@@ -44,7 +51,11 @@ export async function generate() {
       // An amount is an exact JSON number; the pages parse JSON losslessly, so one a double cannot
       // hold arrives as its decimal text: `number | string`.
       transform(_schema, meta) {
-        if (meta.path?.endsWith('/components/schemas/Amount')) return ts.factory.createUnionTypeNode([ts.factory.createKeywordTypeNode(ts.SyntaxKind.NumberKeyword), ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword)]);
+        if (meta.path?.endsWith('/components/schemas/Amount'))
+          return ts.factory.createUnionTypeNode([
+            ts.factory.createKeywordTypeNode(ts.SyntaxKind.NumberKeyword),
+            ts.factory.createKeywordTypeNode(ts.SyntaxKind.StringKeyword),
+          ]);
         return undefined;
       },
     });

@@ -18,7 +18,9 @@ async function main(): Promise<number> {
     strict: true,
   });
   if (!values.email) {
-    console.error('usage: npm run admin:create -- --email <email> [--password <at least 12 characters>] [--role platform_admin|admin|viewer] [--tenant <tenantId>]');
+    console.error(
+      'usage: npm run admin:create -- --email <email> [--password <at least 12 characters>] [--role platform_admin|admin|viewer] [--tenant <tenantId>]',
+    );
     return 2;
   }
   const role = values.role as StaffRole;
@@ -34,16 +36,25 @@ async function main(): Promise<number> {
   const handle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart });
   try {
     const password = values.password ?? generatePassword();
-    const account = await createAccount(handle.db, { email: values.email, password, role, tenantId: role === 'platform_admin' ? null : (values.tenant ?? null) });
-    await recordChange(handle.db, { kind: 'cli', staffId: null, email: null, ip: null, userAgent: 'admin:create' }, {
-      action: 'staff.created',
-      tenantId: account.tenantId,
-      operatorId: null,
-      targetType: 'staff',
-      targetId: account.staffId,
-      before: null,
-      after: { email: account.email, role: account.role, tenantId: account.tenantId },
+    const account = await createAccount(handle.db, {
+      email: values.email,
+      password,
+      role,
+      tenantId: role === 'platform_admin' ? null : (values.tenant ?? null),
     });
+    await recordChange(
+      handle.db,
+      { kind: 'cli', staffId: null, email: null, ip: null, userAgent: 'admin:create' },
+      {
+        action: 'staff.created',
+        tenantId: account.tenantId,
+        operatorId: null,
+        targetType: 'staff',
+        targetId: account.staffId,
+        before: null,
+        after: { email: account.email, role: account.role, tenantId: account.tenantId },
+      },
+    );
     console.log(`Created ${account.role} ${account.email}${account.tenantId ? ` (tenant ${account.tenantId})` : ''}.`);
     if (!values.password) console.log(`Password (shown once): ${password}`);
     console.log('Sign in at /admin/ of the provider.');

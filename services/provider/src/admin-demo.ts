@@ -46,10 +46,20 @@ async function demoAccount(s: Services, email: string, role: 'platform_admin' | 
   return password;
 }
 
-export async function seedAdminDemo(app: AppInstance, s: Services, fresh?: { admin: DemoPassword; viewer: DemoPassword }): Promise<{ email: string; password: string; viewerEmail: string; viewerPassword: string }> {
+export async function seedAdminDemo(
+  app: AppInstance,
+  s: Services,
+  fresh?: { admin: DemoPassword; viewer: DemoPassword },
+): Promise<{ email: string; password: string; viewerEmail: string; viewerPassword: string }> {
   const passwords = fresh ?? (await demoPasswords());
   const password = await demoAccount(s, DEMO_ADMIN_EMAIL, 'platform_admin', null, passwords.admin);
-  await s.operators.insertIfMissing(s.db, { ...demoOperatorWrite(), operatorId: 'demo-eur', tenantId: 'demo-eur-casino', currency: 'EUR', enabledGames: [...GAME_TYPES] });
+  await s.operators.insertIfMissing(s.db, {
+    ...demoOperatorWrite(),
+    operatorId: 'demo-eur',
+    tenantId: 'demo-eur-casino',
+    currency: 'EUR',
+    enabledGames: [...GAME_TYPES],
+  });
   const viewerPassword = await demoAccount(s, DEMO_VIEWER_EMAIL, 'viewer', 'demo-eur-casino', passwords.viewer);
   if ((await searchRounds(s.db, { operatorIds: null, limit: 20 })).length < 20) await playDemoBets(app);
   return { email: DEMO_ADMIN_EMAIL, password, viewerEmail: DEMO_VIEWER_EMAIL, viewerPassword };
@@ -68,7 +78,11 @@ async function playDemoBets(app: AppInstance): Promise<void> {
     for (const playerRef of players) {
       const launch = await app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId, playerRef, gameType: 'dice', launchMode: 'lobby' } });
       if (launch.statusCode !== 200) continue;
-      const session = await app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId, launchToken: launch.json().launchToken, gameType: 'dice', launchMode: 'lobby' } });
+      const session = await app.inject({
+        method: 'POST',
+        url: '/api/sessions',
+        payload: { operatorId, launchToken: launch.json().launchToken, gameType: 'dice', launchMode: 'lobby' },
+      });
       if (session.statusCode !== 200) continue;
       const sessionId = session.json().sessionId as string;
       for (let i = 0; i < 6; i++) {

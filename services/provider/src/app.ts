@@ -98,13 +98,18 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     logController: accessLog,
     genReqId: requestId,
     // A hop count trusts that many proxies in front (Fastify's own reading of a number).
-    trustProxy: typeof config.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (config.trustProxy as number)) : config.trustProxy,
+    trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },
     frameworkErrors: accessLog.logged(frameworkErrors),
   }).withTypeProvider<ZodTypeProvider>() as AppInstance;
 
   app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(zodSerializerCompiler({ strict: config.env === 'test', onMismatch: (route, issues) => app.log.error({ route, issues }, 'an answer does not fit its schema') }));
+  app.setSerializerCompiler(
+    zodSerializerCompiler({
+      strict: config.env === 'test',
+      onMismatch: (route, issues) => app.log.error({ route, issues }, 'an answer does not fit its schema'),
+    }),
+  );
   app.setReplySerializer((payload) => stringifyJson(payload));
   registerErrorHandler(app);
 

@@ -9,7 +9,8 @@ const optionalText = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 
-export const PUBLIC_BASE_URL_RULE = 'must be the public http(s):// address of the service (e.g. https://games.example.com), without user info, query or fragment';
+export const PUBLIC_BASE_URL_RULE =
+  'must be the public http(s):// address of the service (e.g. https://games.example.com), without user info, query or fragment';
 
 /** An http(s) base URL without user info, query or fragment, written without a trailing slash; null when it is not one. */
 function publicBase(v: string): string | null {
@@ -67,13 +68,26 @@ const envSchema = z.object({
   /** Proxies trusted for X-Forwarded-For: `true`/`false`, a hop count, or addresses/CIDRs (comma-separated). */
   TRUST_PROXY: optionalText,
   /** Each casino's bounded share of a pod (docs/reliability.md "Tenants"). */
-  WALLET_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(16 * 1024 * 1024).default(64 * 1024),
+  WALLET_MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(64 * 1024),
   WALLET_MAX_IN_FLIGHT_PER_OPERATOR: z.coerce.number().int().min(1).max(10_000).default(32),
   WALLET_MAX_QUEUED_PER_OPERATOR: z.coerce.number().int().min(0).max(100_000).default(128),
   PLAYER_MAX_IN_FLIGHT_PER_OPERATOR: z.coerce.number().int().min(1).max(100_000).default(64),
   /** A player session ends after this long without a request, and this long after it began. */
-  SESSION_IDLE_MINUTES: z.coerce.number().min(0.005).max(7 * 24 * 60).default(120),
-  SESSION_MAX_HOURS: z.coerce.number().min(0.0001).max(24 * 30).default(24),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .min(0.005)
+    .max(7 * 24 * 60)
+    .default(120),
+  SESSION_MAX_HOURS: z.coerce
+    .number()
+    .min(0.0001)
+    .max(24 * 30)
+    .default(24),
   /** The in-service wallet retry scheduler (rounds/retry-scheduler.ts): on by default, off by default under NODE_ENV=test. */
   WALLET_RETRY_SCHEDULER: z.enum(['on', 'off', '']).optional(),
   /** Backoff between one round's retries, seconds: the first after the round was left pending, …; the last step repeats. */
@@ -110,7 +124,10 @@ const envSchema = z.object({
   /** Delivered and failed webhook events (and their delivery log) are kept this many days. */
   WEBHOOK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /** false: only check the database is at the latest migration (pods in Kubernetes; a Job migrates). */
-  MIGRATE_ON_START: z.enum(['true', 'false', '1', '0', '']).default('true').transform((v) => v !== 'false' && v !== '0'),
+  MIGRATE_ON_START: z
+    .enum(['true', 'false', '1', '0', ''])
+    .default('true')
+    .transform((v) => v !== 'false' && v !== '0'),
 });
 
 export type Env = z.input<typeof envSchema>;

@@ -115,4 +115,3 @@ export function errorBody(err: AppError): Record<string, unknown> {
     ...err.extras,
   };
 }
-

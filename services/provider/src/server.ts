@@ -89,9 +89,19 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   const address = await app.listen({ port: config.port, host: config.host });
   const mode = `${services.dbHandle.mode === 'embedded' ? `embedded PostgreSQL in ${config.dataDir}` : 'PostgreSQL'}, ${services.kv.mode === 'redis' ? 'Redis' : 'in-process replay cache and locks'}`;
-  if (config.production) app.log.info({ event: 'listening', address, env: config.env, mode, metrics: metricsServer?.url ?? null, tracing: Boolean(tracing) }, 'game provider listening');
-  else console.log(`Game provider listening on ${address} (${config.env}; ${mode})${metricsServer ? `; metrics on ${metricsServer.url}` : ''}${tracing ? '; tracing on' : ''}`);
-  if (config.demoOperator) console.log(`Demo operator: demo-usd (sandbox://demo-casino). Try: curl -s -XPOST ${address}/sandbox/launch -H 'content-type: application/json' -d '{"operatorId":"demo-usd","playerRef":"alice","gameType":"dice"}'`);
+  if (config.production)
+    app.log.info(
+      { event: 'listening', address, env: config.env, mode, metrics: metricsServer?.url ?? null, tracing: Boolean(tracing) },
+      'game provider listening',
+    );
+  else
+    console.log(
+      `Game provider listening on ${address} (${config.env}; ${mode})${metricsServer ? `; metrics on ${metricsServer.url}` : ''}${tracing ? '; tracing on' : ''}`,
+    );
+  if (config.demoOperator)
+    console.log(
+      `Demo operator: demo-usd (sandbox://demo-casino). Try: curl -s -XPOST ${address}/sandbox/launch -H 'content-type: application/json' -d '{"operatorId":"demo-usd","playerRef":"alice","gameType":"dice"}'`,
+    );
   // Printed once to the terminal of a development start, never logged.
   if (generatedAdminToken) console.log(`Development admin token (ADMIN_TOKEN unset): ${generatedAdminToken}`);
   // The console's demo logins and data: only on the embedded default that `npm start` meets — a
@@ -99,7 +109,9 @@ async function main(): Promise<void> {
   if (!config.production && config.demoOperator && services.dbHandle.mode === 'embedded' && !stopping) {
     try {
       const demo = await seedAdminDemo(app, services, fresh);
-      console.log(`Admin console: ${address}/admin/  (demo platform admin ${demo.email} / ${demo.password}; casino viewer ${demo.viewerEmail} / ${demo.viewerPassword}; new passwords at every start)`);
+      console.log(
+        `Admin console: ${address}/admin/  (demo platform admin ${demo.email} / ${demo.password}; casino viewer ${demo.viewerEmail} / ${demo.viewerPassword}; new passwords at every start)`,
+      );
     } catch (err) {
       if (!stopping) app.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'admin console demo data not created');
     }

@@ -71,7 +71,9 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
   // the months of rounds and callbacks, so a bet's statements name its month's partitions (round-store/partitions.ts)
   await loadTimePartitions(dbHandle.db).catch(() => undefined);
   const kv = createKeyValueStore(config.redisUrl, config.redisKeyPrefix);
-  const box = createSecretBox(resolveSecretKey({ secretKey: config.secretKey, production: config.production, dataDir: config.dataDir, persist: config.env !== 'test' }));
+  const box = createSecretBox(
+    resolveSecretKey({ secretKey: config.secretKey, production: config.production, dataDir: config.dataDir, persist: config.env !== 'test' }),
+  );
   const operators = createOperatorStore(box);
   const db = dbHandle.db;
   const demoCasino = createDemoCasino(db);
@@ -84,7 +86,13 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     bulkheads: createOperatorBulkheads({ maxInFlight: config.tenantShare.walletMaxInFlight, maxQueued: config.tenantShare.walletMaxQueued }),
     onCall: (operatorId, path, outcome, seconds, idempotencyKey) => {
       const label = walletOutcomeLabel(outcome.kind, outcome.errorCode);
-      metrics.walletCall(operatorId, path.slice(8), label, seconds, outcome.kind === 'refused' || outcome.kind === 'conflict' ? (outcome.casinoCode ?? '') : null);
+      metrics.walletCall(
+        operatorId,
+        path.slice(8),
+        label,
+        seconds,
+        outcome.kind === 'refused' || outcome.kind === 'conflict' ? (outcome.casinoCode ?? '') : null,
+      );
       const roundId = idempotencyKey?.split(':')[0];
       noteRequest({ operatorId, roundId });
       // One structured event per callback that was not a plain success: refused, conflict,
@@ -110,7 +118,13 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     },
     // Each pod's circuit is its own: the event says which pod saw it (docs/integration.md "Webhooks").
     onCircuit: (operatorId, open) =>
-      void enqueueEvent(db, operatorId, open ? 'wallet.circuit_opened' : 'wallet.circuit_closed', { instance: hostname(), at: new Date().toISOString() }, null).catch(() => undefined),
+      void enqueueEvent(
+        db,
+        operatorId,
+        open ? 'wallet.circuit_opened' : 'wallet.circuit_closed',
+        { instance: hostname(), at: new Date().toISOString() },
+        null,
+      ).catch(() => undefined),
   });
   if (config.demoOperator) await ensureDemoOperator(db, operators);
   const background = new Set<Promise<unknown>>();
@@ -120,18 +134,48 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     operators,
     wallet,
     lifetimes: { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs },
-    retryPlayer: retriesOnSessionStart(() => money, background, (operatorId, s) => metrics.retryRun(operatorId, 'session', { claimed: s.scanned, settled: s.succeeded, failed: s.stillPending })),
+    retryPlayer: retriesOnSessionStart(
+      () => money,
+      background,
+      (operatorId, s) => metrics.retryRun(operatorId, 'session', { claimed: s.scanned, settled: s.succeeded, failed: s.stillPending }),
+    ),
   });
   const money: RoundDeps = { db, box, operators, wallet, config, sessions, kv, metrics, onStatus: metrics.roundReached };
-  const webhooks = createWebhookDispatcher({ db, operators, production: config.production }, config.webhooks, (msg, err) => console.error(msg, err instanceof Error ? err.message : String(err)));
+  const webhooks = createWebhookDispatcher({ db, operators, production: config.production }, config.webhooks, (msg, err) =>
+    console.error(msg, err instanceof Error ? err.message : String(err)),
+  );
   const retryScheduler = createRetryScheduler(
     money,
     config.walletRetryScheduler,
     (msg, err) => console.error(msg, err instanceof Error ? err.message : String(err)),
-    (operatorId, items) => metrics.retryRun(operatorId, 'scheduler', { claimed: items.length, settled: items.filter((i) => i.outcome === 'succeeded').length, failed: items.filter((i) => i.outcome !== 'succeeded').length }),
+    (operatorId, items) =>
+      metrics.retryRun(operatorId, 'scheduler', {
+        claimed: items.length,
+        settled: items.filter((i) => i.outcome === 'succeeded').length,
+        failed: items.filter((i) => i.outcome !== 'succeeded').length,
+      }),
   );
   const promotions = createPromotionRunner(money, (msg, err) => console.error(msg, err instanceof Error ? err.message : String(err)));
-  const services: Services = { config, dbHandle, db, kv, box, operators, wallet, demoCasino, sessions, money, startedAt: Date.now(), background, metrics, lifecycle: { shuttingDown: false }, walletLog, retryScheduler, webhooks, promotions };
+  const services: Services = {
+    config,
+    dbHandle,
+    db,
+    kv,
+    box,
+    operators,
+    wallet,
+    demoCasino,
+    sessions,
+    money,
+    startedAt: Date.now(),
+    background,
+    metrics,
+    lifecycle: { shuttingDown: false },
+    walletLog,
+    retryScheduler,
+    webhooks,
+    promotions,
+  };
   if (config.walletRetryScheduler.enabled) retryScheduler.start();
   if (config.promotions.enabled) promotions.start();
   if (config.webhooks.enabled) webhooks.start();
@@ -204,4 +248,3 @@ export async function closeServices(s: Services): Promise<void> {
   await s.kv.close().catch(() => undefined);
   await s.dbHandle.close();
 }
-

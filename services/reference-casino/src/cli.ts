@@ -9,7 +9,10 @@
 import { startReferenceCasino } from './server.js';
 import type { OperatorConfig } from './ledger.js';
 
-const operators = JSON.parse(process.env['OPERATORS'] ?? '{"demo-usd":{"secret":"demo-secret","currency":"USD","decimals":2}}') as Record<string, OperatorConfig>;
+const operators = JSON.parse(process.env['OPERATORS'] ?? '{"demo-usd":{"secret":"demo-secret","currency":"USD","decimals":2}}') as Record<
+  string,
+  OperatorConfig
+>;
 const casino = await startReferenceCasino({
   operators,
   port: Number(process.env['PORT'] ?? 4000),

@@ -136,7 +136,8 @@ export function validateResponsibleGaming(v: unknown): ResponsibleGamingSettings
   const o = v as Record<string, unknown>;
   const out: ResponsibleGamingSettings = {};
   if (o['jurisdiction'] !== undefined) {
-    if (o['jurisdiction'] !== null && (typeof o['jurisdiction'] !== 'string' || o['jurisdiction'].length > 16)) throw new Error('jurisdiction must be a string (an ISO 3166 code such as GB or CA-ON) or null');
+    if (o['jurisdiction'] !== null && (typeof o['jurisdiction'] !== 'string' || o['jurisdiction'].length > 16))
+      throw new Error('jurisdiction must be a string (an ISO 3166 code such as GB or CA-ON) or null');
     out.jurisdiction = o['jurisdiction'] as string | null;
   }
   if (o['refusals'] !== undefined) {
@@ -151,9 +152,11 @@ export function validateResponsibleGaming(v: unknown): ResponsibleGamingSettings
           continue;
         }
         const x = r as Record<string, unknown>;
-        if (typeof x !== 'object' || typeof x['code'] !== 'string' || x['code'] === '' || typeof x['message'] !== 'string') throw new Error(`refusals.${op} must be {code, message, status?}`);
+        if (typeof x !== 'object' || typeof x['code'] !== 'string' || x['code'] === '' || typeof x['message'] !== 'string')
+          throw new Error(`refusals.${op} must be {code, message, status?}`);
         const status = x['status'] === undefined ? 400 : x['status'];
-        if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 499 || status === 409) throw new Error(`refusals.${op}.status must be a 4xx other than 409`);
+        if (typeof status !== 'number' || !Number.isInteger(status) || status < 400 || status > 499 || status === 409)
+          throw new Error(`refusals.${op}.status must be a 4xx other than 409`);
         refusals[op as RefusableOperation] = { status, code: x['code'], message: x['message'] };
       }
       out.refusals = refusals;
@@ -189,9 +192,23 @@ export interface LaunchTokenOptions {
 
 /** SPEC.md's precision table; an operator's own `decimals` wins for its currency. */
 export const SPEC_DECIMALS: Readonly<Record<string, number>> = {
-  USD: 2, EUR: 2, GBP: 2, USDT: 2, USDC: 2, uBTC: 2,
-  BTC: 8, LTC: 8, DOGE: 8, BNB: 8, SOL: 8, ZEC: 8,
-  ETH: 6, XRP: 6, ADA: 6, TRX: 6, XLM: 7,
+  USD: 2,
+  EUR: 2,
+  GBP: 2,
+  USDT: 2,
+  USDC: 2,
+  uBTC: 2,
+  BTC: 8,
+  LTC: 8,
+  DOGE: 8,
+  BNB: 8,
+  SOL: 8,
+  ZEC: 8,
+  ETH: 6,
+  XRP: 6,
+  ADA: 6,
+  TRX: 6,
+  XLM: 7,
 };
 
 // ---------------------------------------------------------------- money
@@ -324,7 +341,13 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
   }
 
   /** Runs `decide` once per key; replays its stored answer for the same body, 409 for another. */
-  function once(op: Operator, key: string, fingerprint: string, decide: () => WalletAnswer, o: OperationOptions & { rerunOnRepeat?: boolean } = {}): WalletAnswer {
+  function once(
+    op: Operator,
+    key: string,
+    fingerprint: string,
+    decide: () => WalletAnswer,
+    o: OperationOptions & { rerunOnRepeat?: boolean } = {},
+  ): WalletAnswer {
     const record = o.skipKeyLookup ? undefined : keys.get(scoped(op, key));
     if (record) {
       if (record.fingerprint === fingerprint) {
@@ -350,7 +373,15 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
     return { status, body: { code, message } };
   }
 
-  function book(op: Operator, type: TransactionType, key: string, p: Player, req: { roundId: string; gameType: string; currency: string }, amount: bigint, debitIdempotencyKey?: string): Transaction {
+  function book(
+    op: Operator,
+    type: TransactionType,
+    key: string,
+    p: Player,
+    req: { roundId: string; gameType: string; currency: string },
+    amount: bigint,
+    debitIdempotencyKey?: string,
+  ): Transaction {
     const delta = type === 'debit' ? -amount : amount;
     const balanceAfter = walletBalance(p, req.currency) + delta;
     p.wallets.set(req.currency, balanceAfter);
@@ -376,7 +407,8 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
   function freeBetOf(op: Operator, body: Body, roundId: string): { campaignId: string } | null {
     if (body['freeBet'] === undefined && body['campaignId'] === undefined) return null;
     const campaignId = body['campaignId'];
-    if (body['freeBet'] !== true || typeof campaignId !== 'string' || campaignId === '') throw invalid('a free-bet credit carries freeBet: true and a campaignId');
+    if (body['freeBet'] !== true || typeof campaignId !== 'string' || campaignId === '')
+      throw invalid('a free-bet credit carries freeBet: true and a campaignId');
     for (const record of debits.values()) {
       if (record.debit.operatorId === op.operatorId && record.debit.roundId === roundId) throw invalid('a free-bet credit belongs to a round without a debit');
     }
@@ -397,11 +429,17 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
     const source = typeof body['sourceRoundId'] === 'string' ? body['sourceRoundId'] : '';
     const req = { playerRef: f.text('playerRef'), amount: f.amount('amount', false), currency: f.currency(), roundId: source, gameType: '' };
     const fingerprint = ['promo-credit', req.playerRef, `${req.amount}`, req.currency, promoId, promoType, String(prize), source];
-    return once(op, key, JSON.stringify(fingerprint), () => {
-      const tx = book(op, 'credit', key, player(req.playerRef), req, req.amount);
-      Object.assign(tx, { promo: true, promoId, promoType, prize });
-      return applied(op, tx.casinoTransactionId, tx.balanceAfter);
-    }, o);
+    return once(
+      op,
+      key,
+      JSON.stringify(fingerprint),
+      () => {
+        const tx = book(op, 'credit', key, player(req.playerRef), req, req.amount);
+        Object.assign(tx, { promo: true, promoId, promoType, prize });
+        return applied(op, tx.casinoTransactionId, tx.balanceAfter);
+      },
+      o,
+    );
   }
 
   function applied(op: Operator, casinoTransactionId: string, balance: bigint): WalletAnswer {
@@ -494,19 +532,34 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
     debit(op: Operator, key: string, body: unknown, o: OperationOptions = {}): WalletAnswer {
       const bugs = misbehaviours();
       const f = readFields(body, op, bugs);
-      const req = { playerRef: f.text('playerRef'), launchToken: f.text('launchToken'), gameType: f.text('gameType'), roundId: f.text('roundId'), amount: f.amount('amount', false), currency: f.currency() };
-      return once(op, key, JSON.stringify(['debit', req.playerRef, req.launchToken, req.gameType, req.roundId, `${req.amount}`, req.currency]), () => {
-        const p = player(req.playerRef);
-        const token = tokens.get(req.launchToken);
-        if (!token || token.revoked || token.playerRef !== p.playerRef) throw new WalletError(400, 'INVALID_SESSION', 'launch token is not valid for this player');
-        const refused = refusalOf('debit', p, token);
-        if (refused) return refused;
-        if (tombstones.has(scoped(op, key)) && !bugs['accept-late-debit']) return refusal(400, 'DEBIT_ROLLED_BACK', 'this debit was rolled back before it arrived');
-        if (walletBalance(p, req.currency) < req.amount) return refusal(400, 'INSUFFICIENT_FUNDS', 'balance cannot cover the debit');
-        const tx = book(op, 'debit', key, p, req, req.amount);
-        debits.set(scoped(op, key), { debit: tx });
-        return applied(op, tx.casinoTransactionId, tx.balanceAfter);
-      }, o);
+      const req = {
+        playerRef: f.text('playerRef'),
+        launchToken: f.text('launchToken'),
+        gameType: f.text('gameType'),
+        roundId: f.text('roundId'),
+        amount: f.amount('amount', false),
+        currency: f.currency(),
+      };
+      return once(
+        op,
+        key,
+        JSON.stringify(['debit', req.playerRef, req.launchToken, req.gameType, req.roundId, `${req.amount}`, req.currency]),
+        () => {
+          const p = player(req.playerRef);
+          const token = tokens.get(req.launchToken);
+          if (!token || token.revoked || token.playerRef !== p.playerRef)
+            throw new WalletError(400, 'INVALID_SESSION', 'launch token is not valid for this player');
+          const refused = refusalOf('debit', p, token);
+          if (refused) return refused;
+          if (tombstones.has(scoped(op, key)) && !bugs['accept-late-debit'])
+            return refusal(400, 'DEBIT_ROLLED_BACK', 'this debit was rolled back before it arrived');
+          if (walletBalance(p, req.currency) < req.amount) return refusal(400, 'INSUFFICIENT_FUNDS', 'balance cannot cover the debit');
+          const tx = book(op, 'debit', key, p, req, req.amount);
+          debits.set(scoped(op, key), { debit: tx });
+          return applied(op, tx.casinoTransactionId, tx.balanceAfter);
+        },
+        o,
+      );
     },
 
     credit(op: Operator, key: string, body: unknown, o: OperationOptions = {}): WalletAnswer {
@@ -515,18 +568,40 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
       if ((body as Body)['promo'] !== undefined) return promoCredit(op, key, body as Body, f, o);
       // The launch token is part of the request but not checked: a credit settles a result
       // that is already final and must land even after the session has ended.
-      const req = { playerRef: f.text('playerRef'), launchToken: f.text('launchToken'), gameType: f.text('gameType'), roundId: f.text('roundId'), amount: f.amount('amount', true), currency: f.currency() };
+      const req = {
+        playerRef: f.text('playerRef'),
+        launchToken: f.text('launchToken'),
+        gameType: f.text('gameType'),
+        roundId: f.text('roundId'),
+        amount: f.amount('amount', true),
+        currency: f.currency(),
+      };
       if (bugs['refuse-zero-credit'] && req.amount === 0n) throw invalid('amount must be positive');
       const free = freeBetOf(op, body as Body, req.roundId);
-      const fingerprint = ['credit', req.playerRef, req.launchToken, req.gameType, req.roundId, `${req.amount}`, req.currency, ...(free ? ['freeBet', free.campaignId] : [])];
-      return once(op, key, JSON.stringify(fingerprint), () => {
-        const tx = book(op, 'credit', key, player(req.playerRef), req, req.amount);
-        if (free) {
-          tx.freeBet = true;
-          tx.campaignId = free.campaignId;
-        }
-        return applied(op, tx.casinoTransactionId, tx.balanceAfter);
-      }, { ...o, rerunOnRepeat: bugs['credit-twice-on-repeat'] === true });
+      const fingerprint = [
+        'credit',
+        req.playerRef,
+        req.launchToken,
+        req.gameType,
+        req.roundId,
+        `${req.amount}`,
+        req.currency,
+        ...(free ? ['freeBet', free.campaignId] : []),
+      ];
+      return once(
+        op,
+        key,
+        JSON.stringify(fingerprint),
+        () => {
+          const tx = book(op, 'credit', key, player(req.playerRef), req, req.amount);
+          if (free) {
+            tx.freeBet = true;
+            tx.campaignId = free.campaignId;
+          }
+          return applied(op, tx.casinoTransactionId, tx.balanceAfter);
+        },
+        { ...o, rerunOnRepeat: bugs['credit-twice-on-repeat'] === true },
+      );
     },
 
     rollback(op: Operator, key: string, body: unknown, o: OperationOptions = {}): WalletAnswer {
@@ -534,26 +609,39 @@ export function createLedger({ decimalsOf, now, misbehaviours = () => ({}) }: Le
       const f = readFields(body, op, bugs);
       const reason = (body as Body)['reason'];
       if (typeof reason !== 'string') throw invalid('reason must be a string');
-      const req = { playerRef: f.text('playerRef'), gameType: f.text('gameType'), roundId: f.text('roundId'), debitIdempotencyKey: f.text('debitIdempotencyKey'), amount: f.amount('amount', true), currency: f.currency() };
-      return once(op, key, JSON.stringify(['rollback', req.playerRef, req.gameType, req.roundId, req.debitIdempotencyKey, `${req.amount}`, req.currency, reason]), () => {
-        const p = player(req.playerRef);
-        const debitKey = scoped(op, req.debitIdempotencyKey);
-        const record = debits.get(debitKey);
-        if (!record) {
-          if (bugs['refuse-unknown-rollback']) throw new WalletError(400, 'DEBIT_NOT_FOUND', 'no such debit');
-          // never received (or refused): nothing to undo; a late arrival of a never-seen debit is refused
-          if (!keys.has(debitKey)) tombstones.add(debitKey);
-          const tx = book(op, 'rollback', key, p, req, 0n, req.debitIdempotencyKey);
-          return applied(op, tx.casinoTransactionId, tx.balanceAfter);
-        }
-        const { debit } = record;
-        if (debit.playerRef !== req.playerRef || debit.roundId !== req.roundId || debit.amount !== req.amount) {
-          throw invalid('playerRef, roundId and amount must match the debit being rolled back');
-        }
-        if (record.rollback) return applied(op, record.rollback.casinoTransactionId, walletBalance(p, req.currency));
-        record.rollback = book(op, 'rollback', key, p, req, bugs['ignore-rollbacks'] ? 0n : debit.amount, req.debitIdempotencyKey);
-        return applied(op, record.rollback.casinoTransactionId, record.rollback.balanceAfter);
-      }, o);
+      const req = {
+        playerRef: f.text('playerRef'),
+        gameType: f.text('gameType'),
+        roundId: f.text('roundId'),
+        debitIdempotencyKey: f.text('debitIdempotencyKey'),
+        amount: f.amount('amount', true),
+        currency: f.currency(),
+      };
+      return once(
+        op,
+        key,
+        JSON.stringify(['rollback', req.playerRef, req.gameType, req.roundId, req.debitIdempotencyKey, `${req.amount}`, req.currency, reason]),
+        () => {
+          const p = player(req.playerRef);
+          const debitKey = scoped(op, req.debitIdempotencyKey);
+          const record = debits.get(debitKey);
+          if (!record) {
+            if (bugs['refuse-unknown-rollback']) throw new WalletError(400, 'DEBIT_NOT_FOUND', 'no such debit');
+            // never received (or refused): nothing to undo; a late arrival of a never-seen debit is refused
+            if (!keys.has(debitKey)) tombstones.add(debitKey);
+            const tx = book(op, 'rollback', key, p, req, 0n, req.debitIdempotencyKey);
+            return applied(op, tx.casinoTransactionId, tx.balanceAfter);
+          }
+          const { debit } = record;
+          if (debit.playerRef !== req.playerRef || debit.roundId !== req.roundId || debit.amount !== req.amount) {
+            throw invalid('playerRef, roundId and amount must match the debit being rolled back');
+          }
+          if (record.rollback) return applied(op, record.rollback.casinoTransactionId, walletBalance(p, req.currency));
+          record.rollback = book(op, 'rollback', key, p, req, bugs['ignore-rollbacks'] ? 0n : debit.amount, req.debitIdempotencyKey);
+          return applied(op, record.rollback.casinoTransactionId, record.rollback.balanceAfter);
+        },
+        o,
+      );
     },
 
     /** Whether a money request with this key was already decided (misbehaviour racy-idempotency). */

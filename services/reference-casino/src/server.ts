@@ -132,11 +132,16 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
         throw new WalletError(400, 'VALIDATION_ERROR', 'body is not valid JSON');
       }
       switch (path) {
-        case '/wallet/validate-session': return ledger.validateSession(op, body);
-        case '/wallet/balance': return ledger.balance(op, body);
-        case '/wallet/debit': return ledger.debit(op, key, body, o);
-        case '/wallet/credit': return ledger.credit(op, key, body, o);
-        default: return ledger.rollback(op, key, body, o);
+        case '/wallet/validate-session':
+          return ledger.validateSession(op, body);
+        case '/wallet/balance':
+          return ledger.balance(op, body);
+        case '/wallet/debit':
+          return ledger.debit(op, key, body, o);
+        case '/wallet/credit':
+          return ledger.credit(op, key, body, o);
+        default:
+          return ledger.rollback(op, key, body, o);
       }
     } catch (err) {
       if (err instanceof WalletError) return { status: err.status, body: { code: err.code, message: err.message } };
@@ -202,11 +207,18 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
       }
     }
 
-    const verified = verifySignedRequest({ method: 'POST', path, headers: req.headers, rawBody }, (id) => operators.get(id)?.secret, nonces, Math.floor(now() / 1000), skew, {
-      acceptStale: bugs['accept-stale-timestamp'] === true,
-      acceptReusedNonce: bugs['accept-reused-nonce'] === true,
-      acceptBadSignature: bugs['accept-bad-signature'] === true,
-    });
+    const verified = verifySignedRequest(
+      { method: 'POST', path, headers: req.headers, rawBody },
+      (id) => operators.get(id)?.secret,
+      nonces,
+      Math.floor(now() / 1000),
+      skew,
+      {
+        acceptStale: bugs['accept-stale-timestamp'] === true,
+        acceptReusedNonce: bugs['accept-reused-nonce'] === true,
+        acceptBadSignature: bugs['accept-bad-signature'] === true,
+      },
+    );
     const claimedOperator = req.headers['x-operator-id'];
     if (typeof claimedOperator === 'string' && claimedOperator) entry.operatorId = claimedOperator;
     if (!verified.ok) return answer(401, { code: verified.code, message: verified.message });
@@ -279,7 +291,11 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
 
   async function control(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const route = `${req.method} ${url.pathname}`;
-    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS', 'access-control-allow-headers': 'content-type' };
+    const cors = {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, POST, PUT, DELETE, OPTIONS',
+      'access-control-allow-headers': 'content-type',
+    };
     const reply = (status: number, body: unknown) => send(res, status, body, cors);
     if (req.method === 'OPTIONS') {
       res.writeHead(204, cors).end();
@@ -343,7 +359,9 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
           return reply(200, { faults: [] });
         case 'GET /_control/ledger':
           return reply(200, {
-            transactions: ledger.transactions().map((tx) => ({ ...tx, amount: amountOut(tx.amount, tx.currency), balanceAfter: amountOut(tx.balanceAfter, tx.currency) })),
+            transactions: ledger
+              .transactions()
+              .map((tx) => ({ ...tx, amount: amountOut(tx.amount, tx.currency), balanceAfter: amountOut(tx.balanceAfter, tx.currency) })),
           });
         case 'GET /_control/requests':
           return reply(200, { requests: log });
@@ -362,9 +380,7 @@ export async function startReferenceCasino(options: ReferenceCasinoOptions): Pro
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://casino.invalid');
-    const handled = url.pathname === '/_control' || url.pathname.startsWith('/_control/')
-      ? control(req, res, url)
-      : routeWallet(req, res, url.pathname);
+    const handled = url.pathname === '/_control' || url.pathname.startsWith('/_control/') ? control(req, res, url) : routeWallet(req, res, url.pathname);
     handled.catch((err: unknown) => {
       console.error('reference-casino: request failed', err);
       if (!res.headersSent) send(res, 500, { code: 'INTERNAL_ERROR', message: 'unexpected error' });

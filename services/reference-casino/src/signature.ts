@@ -28,7 +28,9 @@ export function signingPayload(method: string, path: string, timestamp: string, 
 
 /** Lowercase hex HMAC-SHA256 of the signing payload. */
 export function sign(secret: string, method: string, path: string, timestamp: string, nonce: string, body: string | Buffer): string {
-  return createHmac('sha256', secret).update(signingPayload(method, path, timestamp, nonce, body)).digest('hex');
+  return createHmac('sha256', secret)
+    .update(signingPayload(method, path, timestamp, nonce, body))
+    .digest('hex');
 }
 
 /**
@@ -98,7 +100,9 @@ export function verifySignedRequest(
   const ts = Number(timestamp);
   if (!lax.acceptStale && Math.abs(nowSeconds - ts) > skewSeconds) return fail('SIGNATURE_STALE', `X-Timestamp outside the allowed skew of ${skewSeconds}s`);
 
-  const expected = createHmac('sha256', secret).update(signingPayload(req.method, req.path, timestamp, nonce, req.rawBody)).digest();
+  const expected = createHmac('sha256', secret)
+    .update(signingPayload(req.method, req.path, timestamp, nonce, req.rawBody))
+    .digest();
   if (!lax.acceptBadSignature && !timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return fail('SIGNATURE_INVALID', 'signature does not match');
 
   if (!lax.acceptReusedNonce && !nonces.remember(operatorId, nonce, ts, nowSeconds)) return fail('SIGNATURE_REPLAYED', 'X-Nonce already used');

@@ -56,7 +56,10 @@ describe('control API (/_control, unsigned)', () => {
     expect((await control('GET', '/misbehaviours')).json).toEqual({ misbehaviours: {} });
     expect(casino.misbehaviours()).toEqual({});
     const balanceBody = { operatorId: 'op-usd', playerRef: 'p1', gameType: 'dice', currency: 'USD' };
-    expect(await control('PUT', '/misbehaviours', { misbehaviours: { 'amounts-as-strings': true, 'slow-answers': 0 } })).toMatchObject({ status: 200, json: { misbehaviours: { 'amounts-as-strings': true } } });
+    expect(await control('PUT', '/misbehaviours', { misbehaviours: { 'amounts-as-strings': true, 'slow-answers': 0 } })).toMatchObject({
+      status: 200,
+      json: { misbehaviours: { 'amounts-as-strings': true } },
+    });
     expect((await call(casino, '/wallet/balance', balanceBody)).text).toBe('{"balance":"100","currency":"USD"}');
     expect((await control('DELETE', '/misbehaviours')).json).toEqual({ misbehaviours: {} });
     expect((await call(casino, '/wallet/balance', balanceBody)).text).toBe('{"balance":100,"currency":"USD"}');

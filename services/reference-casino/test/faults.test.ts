@@ -9,7 +9,7 @@ afterEach(async () => casino?.close());
 const debit = (key = 'r1:debit', o: { signal?: AbortSignal; amount?: number } = {}) =>
   call(casino, '/wallet/debit', debitBody(token, o.amount ?? 10, key.split(':')[0]), { idempotencyKey: key, ...(o.signal ? { signal: o.signal } : {}) });
 const until = async (check: () => boolean, ms = 2000) => {
-  for (const end = Date.now() + ms; !check(); ) {
+  for (const end = Date.now() + ms; !check();) {
     if (Date.now() > end) throw new Error('condition not reached');
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -24,7 +24,10 @@ describe('fault: status', () => {
     const retry = await debit();
     expect(retry.status).toBe(200);
     expect(casino.transactions()).toHaveLength(1);
-    expect(casino.requests().map((r) => [r.status, r.fault])).toEqual([[503, 'status'], [200, undefined]]);
+    expect(casino.requests().map((r) => [r.status, r.fault])).toEqual([
+      [503, 'status'],
+      [200, undefined],
+    ]);
     expect(casino.faults()).toMatchObject([{ hits: 1 }]);
   });
 
@@ -63,7 +66,10 @@ describe('fault: delay', () => {
     await until(() => casino.requests().length === 2); // the delayed attempt has now been processed too
     expect(casino.transactions()).toHaveLength(1);
     expect(casino.balanceOf('p1')).toBe(9000n);
-    expect(casino.requests().map((r) => [r.status, r.fault])).toEqual([[200, undefined], [200, 'delay']]);
+    expect(casino.requests().map((r) => [r.status, r.fault])).toEqual([
+      [200, undefined],
+      [200, 'delay'],
+    ]);
   });
 
   it('a slow debit overtaken by its rollback is refused when it finally lands', async () => {

@@ -10,7 +10,8 @@ const control = async (method: string, path: string, body: object) => {
   const res = await fetch(`${casino.url}/_control${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 };
-const validate = (token: string) => call(casino, '/wallet/validate-session', { operatorId: 'op-usd', launchToken: token, gameType: 'dice' }, { operatorId: 'op-usd' });
+const validate = (token: string) =>
+  call(casino, '/wallet/validate-session', { operatorId: 'op-usd', launchToken: token, gameType: 'dice' }, { operatorId: 'op-usd' });
 
 describe('responsible gaming at the reference casino', () => {
   it('reports a player’s jurisdiction, a token’s over it, and none when unset', async () => {
@@ -28,7 +29,13 @@ describe('responsible gaming at the reference casino', () => {
     casino = await startReferenceCasino({ operators: OPERATORS });
     casino.createPlayer({ playerRef: 'p1', balance: '10', currency: 'USD' });
     const token = casino.issueLaunchToken('p1');
-    const set = await control('PUT', '/responsible-gaming', { playerRef: 'p1', refusals: { debit: { code: 'LOSS_LIMIT_REACHED', message: 'Daily loss limit reached.' }, balance: { status: 403, code: 'TIME_OUT', message: 'On a break.' } } });
+    const set = await control('PUT', '/responsible-gaming', {
+      playerRef: 'p1',
+      refusals: {
+        debit: { code: 'LOSS_LIMIT_REACHED', message: 'Daily loss limit reached.' },
+        balance: { status: 403, code: 'TIME_OUT', message: 'On a break.' },
+      },
+    });
     expect(set.status).toBe(200);
     const debit = await call(casino, '/wallet/debit', debitBody(token, 1), { operatorId: 'op-usd', idempotencyKey: 'r1:debit' });
     expect(debit.status).toBe(400);
@@ -48,7 +55,12 @@ describe('responsible gaming at the reference casino', () => {
   it('refuses settings it cannot apply', async () => {
     casino = await startReferenceCasino({ operators: OPERATORS });
     casino.createPlayer({ playerRef: 'p1', balance: '10', currency: 'USD' });
-    for (const bad of [{ refusals: { credit: { code: 'X', message: 'y' } } }, { refusals: { debit: { code: 'X', message: 'y', status: 409 } } }, { refusals: { debit: { code: '', message: 'y' } } }, { jurisdiction: 7 }]) {
+    for (const bad of [
+      { refusals: { credit: { code: 'X', message: 'y' } } },
+      { refusals: { debit: { code: 'X', message: 'y', status: 409 } } },
+      { refusals: { debit: { code: '', message: 'y' } } },
+      { jurisdiction: 7 },
+    ]) {
       expect((await control('PUT', '/responsible-gaming', { playerRef: 'p1', ...bad })).status, JSON.stringify(bad)).toBe(400);
     }
   });

@@ -13,7 +13,16 @@ describe('signature recipe', () => {
     const expected = 'e70484643ee5b3e5690b24c7f0bf11995798681fdddc89d587d490080136ce25';
     expect(hmacHex('s3cr3t', `POST\n/wallet/debit\n1700000000\nn0nce-0123456789abcdef\n${body}`)).toBe(expected);
     expect(sign('s3cr3t', 'POST', '/wallet/debit', '1700000000', 'n0nce-0123456789abcdef', body)).toBe(expected);
-    const headers = signRequest({ operatorId: 'op-usd', secret: 's3cr3t', method: 'POST', path: '/wallet/debit', body, timestamp: 1700000000, nonce: 'n0nce-0123456789abcdef', idempotencyKey: 'r-0001:debit' });
+    const headers = signRequest({
+      operatorId: 'op-usd',
+      secret: 's3cr3t',
+      method: 'POST',
+      path: '/wallet/debit',
+      body,
+      timestamp: 1700000000,
+      nonce: 'n0nce-0123456789abcdef',
+      idempotencyKey: 'r-0001:debit',
+    });
     expect(headers['x-signature']).toBe(expected);
     expect(headers['x-idempotency-key']).toBe('r-0001:debit');
   });
@@ -63,7 +72,12 @@ describe('every wallet request is verified', () => {
     const raw = JSON.stringify(balanceBody);
     const ts = String(Math.floor(Date.now() / 1000));
     const nonce = 'nonce-tampered-0001';
-    const headers = { 'x-operator-id': 'op-usd', 'x-timestamp': ts, 'x-nonce': nonce, 'x-signature': hmacHex('secret-usd', `POST\n/wallet/balance\n${ts}\n${nonce}\n${raw}`) };
+    const headers = {
+      'x-operator-id': 'op-usd',
+      'x-timestamp': ts,
+      'x-nonce': nonce,
+      'x-signature': hmacHex('secret-usd', `POST\n/wallet/balance\n${ts}\n${nonce}\n${raw}`),
+    };
     const reformatted = JSON.stringify(balanceBody, null, 1); // same JSON value, other bytes
     const res = await fetch(`${casino.url}/wallet/balance`, { method: 'POST', headers, body: reformatted });
     expect(res.status).toBe(401);
@@ -76,7 +90,11 @@ describe('every wallet request is verified', () => {
     const ts = String(Math.floor(Date.now() / 1000));
     const nonce = 'nonce-uppercase-0001';
     const sig = hmacHex('secret-usd', `POST\n/wallet/balance\n${ts}\n${nonce}\n${raw}`).toUpperCase();
-    const res = await fetch(`${casino.url}/wallet/balance`, { method: 'POST', headers: { 'x-operator-id': 'op-usd', 'x-timestamp': ts, 'x-nonce': nonce, 'x-signature': sig }, body: raw });
+    const res = await fetch(`${casino.url}/wallet/balance`, {
+      method: 'POST',
+      headers: { 'x-operator-id': 'op-usd', 'x-timestamp': ts, 'x-nonce': nonce, 'x-signature': sig },
+      body: raw,
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ code: 'SIGNATURE_INVALID' });
   });

@@ -6,7 +6,8 @@ let casino: ReferenceCasino;
 let token: string;
 afterEach(async () => casino?.close());
 
-const validate = (launchToken: string, operatorId = 'op-usd') => call(casino, '/wallet/validate-session', { operatorId, launchToken, gameType: 'dice' }, { operatorId });
+const validate = (launchToken: string, operatorId = 'op-usd') =>
+  call(casino, '/wallet/validate-session', { operatorId, launchToken, gameType: 'dice' }, { operatorId });
 
 describe('validate-session', () => {
   it('answers the player of a known token', async () => {
@@ -62,7 +63,17 @@ describe('debit and credit', () => {
     expect(Object.keys(res.json).sort()).toEqual(['balance', 'casinoTransactionId', 'currency']);
     expect(res.json).toMatchObject({ balance: 98.75, currency: 'USD' });
     expect(casino.balanceOf('p1')).toBe(9875n);
-    expect(casino.transactions()).toMatchObject([{ type: 'debit', idempotencyKey: 'r1:debit', roundId: 'r1', playerRef: 'p1', amount: 125n, balanceAfter: 9875n, casinoTransactionId: res.json['casinoTransactionId'] }]);
+    expect(casino.transactions()).toMatchObject([
+      {
+        type: 'debit',
+        idempotencyKey: 'r1:debit',
+        roundId: 'r1',
+        playerRef: 'p1',
+        amount: 125n,
+        balanceAfter: 9875n,
+        casinoTransactionId: res.json['casinoTransactionId'],
+      },
+    ]);
   });
 
   it('a repeated debit with the same key and body returns the original answer, no new transaction', async () => {
@@ -118,7 +129,10 @@ describe('debit and credit', () => {
     expect(win).toMatchObject({ status: 200, json: { balance: 119.8, currency: 'USD' } });
     const loss = await call(casino, '/wallet/credit', creditBody(token, 0, 'r2'), { idempotencyKey: 'r2:credit' });
     expect(loss).toMatchObject({ status: 200, json: { balance: 119.8 } });
-    expect(casino.transactions().map((t) => [t.type, t.amount])).toEqual([['credit', 1980n], ['credit', 0n]]);
+    expect(casino.transactions().map((t) => [t.type, t.amount])).toEqual([
+      ['credit', 1980n],
+      ['credit', 0n],
+    ]);
     const replay = await call(casino, '/wallet/credit', creditBody(token, 19.8), { idempotencyKey: 'r1:credit' });
     expect(replay.text).toBe(win.text);
     expect(casino.balanceOf('p1')).toBe(11980n);
@@ -206,7 +220,12 @@ describe('exact amounts', () => {
     const dogeToken = casino.issueLaunchToken('whale');
     const body = (amount: string, roundId: string) =>
       `{"operatorId":"op-doge","playerRef":"whale","launchToken":"${dogeToken}","gameType":"limbo","roundId":"${roundId}","amount":${amount},"currency":"DOGE"}`;
-    const balance = await call(casino, '/wallet/balance', { operatorId: 'op-doge', playerRef: 'whale', gameType: 'limbo', currency: 'DOGE' }, { operatorId: 'op-doge' });
+    const balance = await call(
+      casino,
+      '/wallet/balance',
+      { operatorId: 'op-doge', playerRef: 'whale', gameType: 'limbo', currency: 'DOGE' },
+      { operatorId: 'op-doge' },
+    );
     expect(balance.text).toBe('{"balance":123456789012345.12345678,"currency":"DOGE"}');
     const debit = await call(casino, '/wallet/debit', body('1e-8', 'd1'), { operatorId: 'op-doge', idempotencyKey: 'd1:debit' });
     expect(debit.text).toContain('"balance":123456789012345.12345677,');

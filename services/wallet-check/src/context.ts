@@ -145,16 +145,35 @@ export class CheckContext {
   }
 
   validateBody(o: { launchToken?: string; gameType?: string } = {}): string {
-    return jsonText({ operatorId: this.http.operatorId, launchToken: o.launchToken ?? this.options.launchToken, gameType: o.gameType ?? this.options.gameType });
+    return jsonText({
+      operatorId: this.http.operatorId,
+      launchToken: o.launchToken ?? this.options.launchToken,
+      gameType: o.gameType ?? this.options.gameType,
+    });
   }
 
   balanceBody(o: { playerRef?: string; currency?: string; operatorId?: string } = {}): string {
     const s = this.s;
-    return jsonText({ operatorId: o.operatorId ?? s.operatorId, playerRef: o.playerRef ?? s.playerRef, gameType: s.gameType, currency: o.currency ?? s.currency });
+    return jsonText({
+      operatorId: o.operatorId ?? s.operatorId,
+      playerRef: o.playerRef ?? s.playerRef,
+      gameType: s.gameType,
+      currency: o.currency ?? s.currency,
+    });
   }
 
   /** debit and credit carry the same fields. */
-  moneyBody(o: { roundId: string; amount: BodyAmount; playerRef?: string; launchToken?: string; currency?: string; gameType?: string; operatorId?: string; omit?: string[]; extra?: Record<string, unknown> }): string {
+  moneyBody(o: {
+    roundId: string;
+    amount: BodyAmount;
+    playerRef?: string;
+    launchToken?: string;
+    currency?: string;
+    gameType?: string;
+    operatorId?: string;
+    omit?: string[];
+    extra?: Record<string, unknown>;
+  }): string {
     const s = this.s;
     const body: Record<string, unknown> = {
       operatorId: o.operatorId ?? s.operatorId,
@@ -186,7 +205,14 @@ export class CheckContext {
 
   // ------------------------------------------------------------ money operations (tracked)
 
-  async debit(o: { roundId?: string; key?: string; amount?: BodyAmount; body?: string; label?: string; send?: SendOptions }): Promise<{ ex: Exchange; roundId: string; key: string; amount: BodyAmount }> {
+  async debit(o: {
+    roundId?: string;
+    key?: string;
+    amount?: BodyAmount;
+    body?: string;
+    label?: string;
+    send?: SendOptions;
+  }): Promise<{ ex: Exchange; roundId: string; key: string; amount: BodyAmount }> {
     const roundId = o.roundId ?? this.newRound();
     const key = o.key ?? `${roundId}:debit`;
     const amount = o.amount ?? this.unit;
@@ -210,9 +236,21 @@ export class CheckContext {
     else if ((st === null || st >= 500 || st === 429) && d.state === 'refused') d.state = 'unknown';
   }
 
-  async credit(o: { roundId: string; amount: BodyAmount; key?: string; closes?: string; label?: string; body?: string; send?: SendOptions }): Promise<Exchange> {
+  async credit(o: {
+    roundId: string;
+    amount: BodyAmount;
+    key?: string;
+    closes?: string;
+    label?: string;
+    body?: string;
+    send?: SendOptions;
+  }): Promise<Exchange> {
     const key = o.key ?? `${o.roundId}:credit`;
-    const ex = await this.send('/wallet/credit', o.body ?? this.moneyBody({ roundId: o.roundId, amount: o.amount }), { label: o.label ?? 'credit', idempotencyKey: key, ...o.send });
+    const ex = await this.send('/wallet/credit', o.body ?? this.moneyBody({ roundId: o.roundId, amount: o.amount }), {
+      label: o.label ?? 'credit',
+      idempotencyKey: key,
+      ...o.send,
+    });
     if (o.closes && is2xx(ex)) this.markReversed(o.closes);
     return ex;
   }
@@ -242,7 +280,10 @@ export class CheckContext {
     for (const d of this.debits.values()) {
       // a debit applied after its rollback cannot be rolled back again: the final compensation covers it
       if (d.reversed || d.state === 'refused' || d.rollback?.beforeDebit) continue;
-      const rb = d.rollback ?? { key: `${d.key}:rollback`, body: this.rollbackBody({ roundId: d.roundId, debitKey: d.key, amount: d.amount, reason: 'wallet-check: clean-up' }) };
+      const rb = d.rollback ?? {
+        key: `${d.key}:rollback`,
+        body: this.rollbackBody({ roundId: d.roundId, debitKey: d.key, amount: d.amount, reason: 'wallet-check: clean-up' }),
+      };
       d.rollback = rb;
       let ok = false;
       for (let attempt = 0; attempt < 2 && !ok; attempt++) {

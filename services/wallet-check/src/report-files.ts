@@ -19,9 +19,7 @@ function xmlSafe(text: string): string {
   return out;
 }
 
-const xml = (text: string) =>
-  xmlSafe(text)
-    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+const xml = (text: string) => xmlSafe(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 function exchangesText(r: CheckResult): string {
   return r.exchanges
@@ -63,11 +61,24 @@ export function junitReport(report: Report): string {
 
 /** Text for a PDF string in WinAnsi (Helvetica's encoding): what it lacks becomes '?'. */
 function pdfText(text: string): string {
-  const winAnsi: Record<string, number> = { '€': 0x80, '‚': 0x82, '„': 0x84, '…': 0x85, '–': 0x96, '—': 0x97, '‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94, '•': 0x95, '™': 0x99 };
+  const winAnsi: Record<string, number> = {
+    '€': 0x80,
+    '‚': 0x82,
+    '„': 0x84,
+    '…': 0x85,
+    '–': 0x96,
+    '—': 0x97,
+    '‘': 0x91,
+    '’': 0x92,
+    '“': 0x93,
+    '”': 0x94,
+    '•': 0x95,
+    '™': 0x99,
+  };
   let out = '';
   for (const ch of text) {
     const code = ch.codePointAt(0)!;
-    const byte = code === 0x2192 ? null : winAnsi[ch] ?? (code >= 0x20 && code <= 0x7e ? code : code >= 0xa0 && code <= 0xff ? code : null);
+    const byte = code === 0x2192 ? null : (winAnsi[ch] ?? (code >= 0x20 && code <= 0x7e ? code : code >= 0xa0 && code <= 0xff ? code : null));
     const b = byte ?? (code === 0x2192 ? 0x3e : 0x3f); // → as '>', the rest '?'
     out += b === 0x28 || b === 0x29 || b === 0x5c ? `\\${String.fromCharCode(b)}` : b < 0x80 ? String.fromCharCode(b) : `\\${b.toString(8).padStart(3, '0')}`;
   }
@@ -81,7 +92,7 @@ function wrap(text: string, size: number, width: number): string[] {
   for (const para of text.split('\n')) {
     let line = '';
     for (const word of para.split(/\s+/)) {
-      for (let w = word; w.length > 0; ) {
+      for (let w = word; w.length > 0;) {
         const room = line ? max - line.length - 1 : max;
         if (w.length <= room) {
           line = line ? `${line} ${w}` : w;
@@ -132,7 +143,11 @@ function pdfDocument(lines: Line[], footer: string): Buffer {
   pages.forEach((ops, i) => {
     const content = [...ops, `0.4 0.4 0.4 rg BT /F1 8 Tf ${M} 30 Td (${pdfText(`${footer} - page ${i + 1} of ${pages.length}`)}) Tj ET`].join('\n');
     const data = deflateSync(Buffer.from(content, 'latin1'));
-    const stream = Buffer.concat([Buffer.from(`<< /Length ${data.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
+    const stream = Buffer.concat([
+      Buffer.from(`<< /Length ${data.length} /Filter /FlateDecode >>\nstream\n`, 'latin1'),
+      data,
+      Buffer.from('\nendstream', 'latin1'),
+    ]);
     const c = add(stream);
     pageIds.push(add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${W} ${H}] /Resources << /Font << /F1 ${f1} 0 R /F2 ${f2} 0 R >> >> /Contents ${c} 0 R >>`));
   });
@@ -159,11 +174,23 @@ export function pdfSummary(report: Report): Buffer {
   const red: [number, number, number] = [0.54, 0.11, 0.11];
   const lines: Line[] = [
     { text: 'Wallet conformance summary', size: 18, bold: true },
-    { text: `${report.ok ? 'PASSED' : 'NOT PASSED'}: ${s.total} checks, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`, size: 13, bold: true, color: report.ok ? green : red, gap: 6 },
+    {
+      text: `${report.ok ? 'PASSED' : 'NOT PASSED'}: ${s.total} checks, ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`,
+      size: 13,
+      bold: true,
+      color: report.ok ? green : red,
+      gap: 6,
+    },
     { text: `Wallet: ${t.url}`, size: 10, gap: 6 },
-    { text: `Operator profile: ${t.operatorId}${t.playerRef ? `    Test player: ${t.playerRef}` : ''}${t.currency ? `    Currency: ${t.currency} (${t.decimals} decimals)` : ''}`, size: 10 },
+    {
+      text: `Operator profile: ${t.operatorId}${t.playerRef ? `    Test player: ${t.playerRef}` : ''}${t.currency ? `    Currency: ${t.currency} (${t.decimals} decimals)` : ''}`,
+      size: 10,
+    },
     { text: `Run: ${report.startedAt} to ${report.finishedAt} with ${report.tool.name} ${report.tool.version}`, size: 10 },
-    { text: `Settings: test amount ${report.settings.amount}, callback timeout ${report.settings.timeoutMs} ms, load ${report.settings.loadConcurrency} in flight for ${report.settings.loadSeconds} s`, size: 10 },
+    {
+      text: `Settings: test amount ${report.settings.amount}, callback timeout ${report.settings.timeoutMs} ms, load ${report.settings.loadConcurrency} in flight for ${report.settings.loadSeconds} s`,
+      size: 10,
+    },
     { text: 'By category', size: 12, bold: true, gap: 10 },
   ];
   const categories = [...new Set(report.checks.map((r) => r.category))];

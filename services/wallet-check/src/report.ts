@@ -30,7 +30,13 @@ function exchangeText(ex: MaskedExchange): string[] {
 export function figuresText(r: CheckResult): string {
   if (!r.figures) return '';
   return Object.entries(r.figures)
-    .map(([k, v]) => (typeof v === 'object' ? `${k} ${Object.entries(v).map(([a, b]) => `${a}=${b}`).join(' ')}` : `${k}=${v}`))
+    .map(([k, v]) =>
+      typeof v === 'object'
+        ? `${k} ${Object.entries(v)
+            .map(([a, b]) => `${a}=${b}`)
+            .join(' ')}`
+        : `${k}=${v}`,
+    )
     .join('; ');
 }
 
@@ -38,8 +44,12 @@ export function figuresText(r: CheckResult): string {
 export function textReport(report: Report): string {
   const t = report.target;
   const lines: string[] = [];
-  lines.push(`${report.tool.name} ${report.tool.version}: ${t.url}, operator ${t.operatorId}${t.playerRef ? `, player ${t.playerRef}` : ''}${t.currency ? `, ${t.currency} (${t.decimals} decimals)` : ''}`);
-  lines.push(`test amount ${report.settings.amount}, callback timeout ${report.settings.timeoutMs} ms, load ${report.settings.loadConcurrency} in flight for ${report.settings.loadSeconds} s`);
+  lines.push(
+    `${report.tool.name} ${report.tool.version}: ${t.url}, operator ${t.operatorId}${t.playerRef ? `, player ${t.playerRef}` : ''}${t.currency ? `, ${t.currency} (${t.decimals} decimals)` : ''}`,
+  );
+  lines.push(
+    `test amount ${report.settings.amount}, callback timeout ${report.settings.timeoutMs} ms, load ${report.settings.loadConcurrency} in flight for ${report.settings.loadSeconds} s`,
+  );
   lines.push('');
   const idWidth = Math.max(...report.checks.map((r) => r.id.length), 5);
   lines.push(`${'     '}  ${'check'.padEnd(idWidth)}  ${'clause'.padEnd(44)}  result`);
@@ -70,7 +80,9 @@ export function jsonReport(report: Report): string {
 const esc = (text: string) => text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function exchangeHtml(ex: MaskedExchange): string {
-  const headers = Object.entries(ex.request.headers).map(([k, v]) => `${esc(k)}: ${esc(v)}`).join('\n');
+  const headers = Object.entries(ex.request.headers)
+    .map(([k, v]) => `${esc(k)}: ${esc(v)}`)
+    .join('\n');
   const answer = ex.response.status === null ? `no answer (${esc(ex.response.error ?? 'error')})` : `HTTP ${ex.response.status}`;
   return `<div class="ex"><div class="lbl">${esc(ex.label)} <span class="ms">${ex.ms} ms</span></div>
 <pre class="req">${esc(ex.request.method)} ${esc(ex.request.url)}\n${headers}\n\n${esc(ex.request.body)}</pre>
@@ -86,7 +98,9 @@ export function htmlReport(report: Report): string {
       const f = figuresText(r);
       return `<tr class="${r.status}"><td><span class="badge ${r.status}">${STATUS_TEXT[r.status]}</span></td><td><code>${esc(r.id)}</code><div class="title">${esc(r.title)}</div></td><td class="clause">${esc(r.clause)}</td>
 <td>${esc(r.message || 'ok')}${f ? `<div class="fig">${esc(f)}</div>` : ''}${
-        r.exchanges.length ? `<details${r.status === 'pass' ? '' : ' open'}><summary>${r.exchanges.length} request${r.exchanges.length > 1 ? 's' : ''}</summary>${r.exchanges.map(exchangeHtml).join('')}</details>` : ''
+        r.exchanges.length
+          ? `<details${r.status === 'pass' ? '' : ' open'}><summary>${r.exchanges.length} request${r.exchanges.length > 1 ? 's' : ''}</summary>${r.exchanges.map(exchangeHtml).join('')}</details>`
+          : ''
       }</td></tr>`;
     })
     .join('\n');

@@ -85,7 +85,8 @@ function resolve(o: WalletCheckOptions): ResolvedOptions {
     if (!Number.isFinite(x) || x <= 0 || x > max) throw new Error(`${name} must be a number above 0 and at most ${max}`);
     return x;
   };
-  if (o.decimals !== undefined && !(Number.isInteger(o.decimals) && o.decimals >= 0 && o.decimals <= 18)) throw new Error('--decimals must be an integer 0..18');
+  if (o.decimals !== undefined && !(Number.isInteger(o.decimals) && o.decimals >= 0 && o.decimals <= 18))
+    throw new Error('--decimals must be an integer 0..18');
   return {
     operatorId: o.operatorId,
     launchToken: o.launchToken,
@@ -145,7 +146,6 @@ async function runChecks(ctx: CheckContext, options: WalletCheckOptions, secrets
     results.push(result);
     options.onResult?.(result);
   }
-
 }
 
 function unitText(ctx: CheckContext, o: ResolvedOptions): string {
@@ -159,7 +159,12 @@ function unitText(ctx: CheckContext, o: ResolvedOptions): string {
 export async function runWalletCheck(options: WalletCheckOptions): Promise<Report> {
   const o = resolve(options);
   // An answer is waited for well past the timeout, so a slow wallet is measured, not just cut off.
-  const http = new WalletHttp({ baseUrl: options.url, operatorId: o.operatorId, secret: options.secret, abortMs: Math.max(o.timeoutMs * 3, o.timeoutMs + 2000) });
+  const http = new WalletHttp({
+    baseUrl: options.url,
+    operatorId: o.operatorId,
+    secret: options.secret,
+    abortMs: Math.max(o.timeoutMs * 3, o.timeoutMs + 2000),
+  });
   const secrets = [options.secret, options.launchToken];
   const ctx = new CheckContext(http, o, secrets);
   const startedAt = new Date().toISOString();

@@ -46,11 +46,30 @@ const runBundle = (args: string[]) =>
       resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
-const baseArgs = (url: string) => ['--url', url, '--operator', 'op-usd', '--secret-file', 'secret', '--token-file', 'token', '--player', 'p1', '--currency', 'USD', ...QUICK, '--quiet'];
+const baseArgs = (url: string) => [
+  '--url',
+  url,
+  '--operator',
+  'op-usd',
+  '--secret-file',
+  'secret',
+  '--token-file',
+  'token',
+  '--player',
+  'p1',
+  '--currency',
+  'USD',
+  ...QUICK,
+  '--quiet',
+];
 
 /** The JUnit XML's testcases: name, classname, and whether it failed or was skipped. */
 function junitCases(xml: string) {
-  return [...xml.matchAll(/<testcase classname="([^"]+)" name="([^"]+)" time="[\d.]+">([\s\S]*?)<\/testcase>|<testcase classname="([^"]+)" name="([^"]+)" time="[\d.]+"><\/testcase>/g)].map((m) => ({
+  return [
+    ...xml.matchAll(
+      /<testcase classname="([^"]+)" name="([^"]+)" time="[\d.]+">([\s\S]*?)<\/testcase>|<testcase classname="([^"]+)" name="([^"]+)" time="[\d.]+"><\/testcase>/g,
+    ),
+  ].map((m) => ({
     classname: m[1] ?? m[4]!,
     name: m[2] ?? m[5]!,
     failed: (m[3] ?? '').includes('<failure'),
@@ -67,7 +86,10 @@ function readPdf(buf: Buffer): string {
   expect(text.slice(startxref, startxref + 4)).toBe('xref');
   const [, first, count] = /^xref\n(\d+) (\d+)\n/.exec(text.slice(startxref))!.map(Number) as number[];
   expect(first).toBe(0);
-  const entries = text.slice(startxref).split('\n').slice(2, 2 + count!);
+  const entries = text
+    .slice(startxref)
+    .split('\n')
+    .slice(2, 2 + count!);
   entries.slice(1).forEach((e, i) => expect(text.slice(Number(e.slice(0, 10)), Number(e.slice(0, 10)) + 10)).toMatch(new RegExp(`^${i + 1} 0 obj\\n`)));
   // the page contents, inflated: the strings shown with Tj
   const shown: string[] = [];
@@ -90,7 +112,11 @@ describe('the one-file checker (dist/wallet-check.mjs)', () => {
     expect(json.checks.map((c) => c.id)).toEqual(CHECKS.map((c) => c.id));
 
     const xml = readFileSync(path.join(dir, 'r.xml'), 'utf8');
-    expect(xml).toMatch(new RegExp(`^<\\?xml version="1.0" encoding="UTF-8"\\?>\\n<testsuites name="wallet-check op-usd" tests="${CHECKS.length}" failures="0" errors="0" skipped="0"`));
+    expect(xml).toMatch(
+      new RegExp(
+        `^<\\?xml version="1.0" encoding="UTF-8"\\?>\\n<testsuites name="wallet-check op-usd" tests="${CHECKS.length}" failures="0" errors="0" skipped="0"`,
+      ),
+    );
     const cases = junitCases(xml);
     expect(cases.map((c) => c.name.split(':')[0])).toEqual(CHECKS.map((c) => c.id));
     expect(cases.every((c) => !c.failed && !c.skipped && c.classname.startsWith('wallet-check.'))).toBe(true);
@@ -128,10 +154,13 @@ async function wrapper(answer: { status: number; body: unknown }): Promise<{ url
         res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
         return;
       }
-      const up = request({ host: target.hostname, port: target.port, method: req.method, path: `${target.pathname.replace(/\/$/, '')}${req.url}`, headers: req.headers }, (u) => {
-        res.writeHead(u.statusCode ?? 502, u.headers);
-        u.pipe(res);
-      });
+      const up = request(
+        { host: target.hostname, port: target.port, method: req.method, path: `${target.pathname.replace(/\/$/, '')}${req.url}`, headers: req.headers },
+        (u) => {
+          res.writeHead(u.statusCode ?? 502, u.headers);
+          u.pipe(res);
+        },
+      );
       up.end(body);
     });
   });
@@ -142,13 +171,27 @@ async function wrapper(answer: { status: number; body: unknown }): Promise<{ url
 
 describe('session.balance-unknown-player: any 4xx business refusal, with the code seen', () => {
   const runOnly = async (url: string) => {
-    const report = await runWalletCheck({ url, operatorId: 'op-usd', secret: SECRET, launchToken: token, playerRef: 'p1', currency: 'USD', samples: 2, loadSeconds: 0.5, loadConcurrency: 4, only: ['session'] });
+    const report = await runWalletCheck({
+      url,
+      operatorId: 'op-usd',
+      secret: SECRET,
+      launchToken: token,
+      playerRef: 'p1',
+      currency: 'USD',
+      samples: 2,
+      loadSeconds: 0.5,
+      loadConcurrency: 4,
+      only: ['session'],
+    });
     return report.checks.find((c) => c.id === 'session.balance-unknown-player')!;
   };
 
-  it('passes INVALID_SESSION (the reference casino) and a casino\'s own 400 PLAYER_NOT_FOUND or 404 code, naming the code', async () => {
+  it("passes INVALID_SESSION (the reference casino) and a casino's own 400 PLAYER_NOT_FOUND or 404 code, naming the code", async () => {
     expect((await runOnly(casino.url)).message).toContain('HTTP 400 INVALID_SESSION');
-    for (const answer of [{ status: 400, body: { code: 'PLAYER_NOT_FOUND', message: 'no such player' } }, { status: 404, body: { code: 'UNKNOWN_ACCOUNT' } }]) {
+    for (const answer of [
+      { status: 400, body: { code: 'PLAYER_NOT_FOUND', message: 'no such player' } },
+      { status: 404, body: { code: 'UNKNOWN_ACCOUNT' } },
+    ]) {
       const w = await wrapper(answer);
       try {
         const r = await runOnly(w.url);

@@ -46,7 +46,11 @@ describe('the checks', () => {
       expect(c.clause, c.id).toMatch(/(SPEC|CONTRACT)\.md/);
       expect(c.id.startsWith(`${c.category}.`), c.id).toBe(true);
     }
-    for (const category of CATEGORIES) expect(CHECKS.some((c) => c.category === category), category).toBe(true);
+    for (const category of CATEGORIES)
+      expect(
+        CHECKS.some((c) => c.category === category),
+        category,
+      ).toBe(true);
   });
 
   it('are all listed in the README', async () => {
@@ -64,7 +68,11 @@ describe('against the reference casino as it is', () => {
     expect(report.summary.passed).toBe(CHECKS.length);
     expect(c.balanceOf('p1', 'USD')).toBe(10_000n);
     // every debit of the run was undone: debits = credits + rollbacks, in minor units
-    const sum = (type: string) => c.transactions().filter((t) => t.type === type).reduce((a, t) => a + t.amount, 0n);
+    const sum = (type: string) =>
+      c
+        .transactions()
+        .filter((t) => t.type === type)
+        .reduce((a, t) => a + t.amount, 0n);
     expect(sum('debit')).toBe(sum('credit') + sum('rollback'));
     expect(sum('debit')).toBeGreaterThan(0n);
   });
@@ -94,7 +102,11 @@ describe('against the reference casino as it is', () => {
     expect(validate.status).toBe('fail');
     expect(validate.message).toContain('SIGNATURE_INVALID');
     // the checks that need no session fail on the same 401; all others are skipped, none passes but the refusal-body check
-    expect(report.checks.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual(['session.validate', 'session.unknown-token', 'performance.validate-session']);
+    expect(report.checks.filter((r) => r.status === 'fail').map((r) => r.id)).toEqual([
+      'session.validate',
+      'session.unknown-token',
+      'performance.validate-session',
+    ]);
     expect(report.checks.filter((r) => r.status === 'pass').map((r) => r.id)).toEqual(['run.refusal-bodies']);
     expect(report.summary.skipped).toBe(CHECKS.length - 4);
     expect(c.transactions()).toEqual([]);
@@ -103,7 +115,13 @@ describe('against the reference casino as it is', () => {
   it('an 8-decimal currency behind a path prefix passes too (the signed PATH is the interface path)', async () => {
     const { casino: c } = await startCasino();
     const token = c.issueLaunchToken('p1', { operatorId: 'op-doge' });
-    const report = await runWalletCheck({ ...options(c, token), url: `${c.url}/casino-a/gp`, operatorId: 'op-doge', currency: 'DOGE', only: ['signature', 'money', 'rollback'] });
+    const report = await runWalletCheck({
+      ...options(c, token),
+      url: `${c.url}/casino-a/gp`,
+      operatorId: 'op-doge',
+      currency: 'DOGE',
+      only: ['signature', 'money', 'rollback'],
+    });
     expect(notPassed(report)).toEqual([]);
     expect(report.target).toMatchObject({ currency: 'DOGE', decimals: 8 });
     expect(c.balanceOf('p1', 'DOGE')).toBe(12_345_678_901_212_345_678n);
@@ -115,7 +133,10 @@ describe('against the reference casino as it is', () => {
 const CAUGHT: Record<MisbehaviourName, { on: Misbehaviours; fails: string[]; extra?: Partial<WalletCheckOptions> }> = {
   'credit-twice-on-repeat': { on: { 'credit-twice-on-repeat': true }, fails: ['idempotency.credit-repeat', 'run.balance-restored'] },
   'ignore-rollbacks': { on: { 'ignore-rollbacks': true }, fails: ['rollback.restores', 'idempotency.rollback-repeat', 'run.balance-restored'] },
-  'accept-stale-timestamp': { on: { 'accept-stale-timestamp': true }, fails: ['signature.stale-timestamp', 'signature.future-timestamp', 'signature.millisecond-timestamp'] },
+  'accept-stale-timestamp': {
+    on: { 'accept-stale-timestamp': true },
+    fails: ['signature.stale-timestamp', 'signature.future-timestamp', 'signature.millisecond-timestamp'],
+  },
   'accept-reused-nonce': { on: { 'accept-reused-nonce': true }, fails: ['signature.replayed-request', 'signature.reused-nonce'] },
   'accept-bad-signature': { on: { 'accept-bad-signature': true }, fails: ['signature.wrong-secret', 'signature.wrong-path', 'signature.tampered-body'] },
   'answer-other-currency': { on: { 'answer-other-currency': true }, fails: ['session.balance', 'money.debit', 'money.credit'] },
@@ -167,7 +188,28 @@ describe('the command line', () => {
     const out: string[] = [];
     const err: string[] = [];
     const code = await main(
-      ['--url', c.url, '--operator', 'op-usd', '--secret-file', path.join(dir, 'secret'), '--token', token, '--player', 'p1', '--samples', '2', '--load-seconds', '0.5', '--load-concurrency', '4', '--json', path.join(dir, 'r.json'), '--html', path.join(dir, 'r.html')],
+      [
+        '--url',
+        c.url,
+        '--operator',
+        'op-usd',
+        '--secret-file',
+        path.join(dir, 'secret'),
+        '--token',
+        token,
+        '--player',
+        'p1',
+        '--samples',
+        '2',
+        '--load-seconds',
+        '0.5',
+        '--load-concurrency',
+        '4',
+        '--json',
+        path.join(dir, 'r.json'),
+        '--html',
+        path.join(dir, 'r.html'),
+      ],
       { out: (t) => out.push(t), err: (t) => err.push(t) },
     );
     expect(code, out.join('\n')).toBe(0);
@@ -194,7 +236,21 @@ describe('the command line', () => {
     await writeFile(path.join(dir, 'token'), `${token}\n`);
     const out: string[] = [];
     const code = await main(
-      ['--url', c.url, '--operator', 'op-usd', '--secret-file', path.join(dir, 'secret'), '--token-file', path.join(dir, 'token'), '--only', 'signature', '--quiet', '--json', path.join(dir, 'r.json')],
+      [
+        '--url',
+        c.url,
+        '--operator',
+        'op-usd',
+        '--secret-file',
+        path.join(dir, 'secret'),
+        '--token-file',
+        path.join(dir, 'token'),
+        '--only',
+        'signature',
+        '--quiet',
+        '--json',
+        path.join(dir, 'r.json'),
+      ],
       { out: (t) => out.push(t), err: () => undefined },
     );
     expect(code).toBe(1);

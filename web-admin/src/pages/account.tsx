@@ -9,7 +9,11 @@ import { Card, ErrorNote, PageHeader } from '../components.js';
 import { ROLE_LABEL } from '../format.js';
 
 const schema = z
-  .object({ currentPassword: z.string().min(1, 'Enter the current password'), newPassword: z.string().min(12, 'At least 12 characters').max(200), confirm: z.string() })
+  .object({
+    currentPassword: z.string().min(1, 'Enter the current password'),
+    newPassword: z.string().min(12, 'At least 12 characters').max(200),
+    confirm: z.string(),
+  })
   .refine((v) => v.newPassword === v.confirm, { message: 'The passwords differ', path: ['confirm'] });
 type Form = z.infer<typeof schema>;
 
@@ -30,7 +34,10 @@ export function AccountPage() {
   });
   return (
     <>
-      <PageHeader title="Account" subtitle={`${me.staff.email ?? 'Bootstrap token'} · ${ROLE_LABEL[me.staff.role]}${me.staff.tenantId ? ` · ${me.staff.tenantId}` : ''}`} />
+      <PageHeader
+        title="Account"
+        subtitle={`${me.staff.email ?? 'Bootstrap token'} · ${ROLE_LABEL[me.staff.role]}${me.staff.tenantId ? ` · ${me.staff.tenantId}` : ''}`}
+      />
       <Card title="Change password" className="narrow">
         {me.staff.via === 'token' ? (
           <p className="muted">The bootstrap token has no password.</p>

@@ -18,12 +18,25 @@ const columns: ColumnDef<AuditRecord, unknown>[] = [
       const r = c.row.original;
       if (r.targetType === 'operator' || r.targetType === 'secret') return <Link to={`/operators/${r.targetId}`}>{r.targetId}</Link>;
       if (r.targetType === 'promotion') return <Link to={`/promotions/${r.targetId}`}>promotion {r.targetId.slice(0, 8)}…</Link>;
-      if (r.targetType === 'round') return <Link className="mono" to={`/rounds/${r.targetId}`}>{r.targetId.slice(0, 10)}…</Link>;
-      return <span className="mono small">{r.targetType} {r.targetId.slice(0, 8)}</span>;
+      if (r.targetType === 'round')
+        return (
+          <Link className="mono" to={`/rounds/${r.targetId}`}>
+            {r.targetId.slice(0, 10)}…
+          </Link>
+        );
+      return (
+        <span className="mono small">
+          {r.targetType} {r.targetId.slice(0, 8)}
+        </span>
+      );
     },
   },
   { header: 'Casino', accessorKey: 'tenantId', cell: (c) => c.getValue<string | null>() ?? '—' },
-  { header: 'Who', id: 'who', cell: (c) => c.row.original.actor.email ?? (c.row.original.actor.kind === 'admin-token' ? 'Bootstrap token' : c.row.original.actor.kind) },
+  {
+    header: 'Who',
+    id: 'who',
+    cell: (c) => c.row.original.actor.email ?? (c.row.original.actor.kind === 'admin-token' ? 'Bootstrap token' : c.row.original.actor.kind),
+  },
   { header: 'From', id: 'ip', cell: (c) => <span className="mono small">{c.row.original.actor.ip ?? '—'}</span> },
   { header: 'Before → after', id: 'diff', cell: (c) => <ChangeDiff before={c.row.original.before} after={c.row.original.after} /> },
 ];

@@ -24,8 +24,18 @@ const healthColumns: ColumnDef<Health, unknown>[] = [
       return <Badge tone={v === 0 ? 'green' : v < 2 ? 'amber' : 'red'}>{pct(v)}</Badge>;
     },
   },
-  { header: 'Mean latency', accessorKey: 'meanMs', meta: { align: 'right' }, cell: (c) => (c.getValue<number | null>() === null ? '—' : `${c.getValue<number>()} ms`) },
-  { header: 'p95 latency', accessorKey: 'p95Ms', meta: { align: 'right' }, cell: (c) => (c.getValue<number | null>() === null ? '—' : `${c.getValue<number>()} ms`) },
+  {
+    header: 'Mean latency',
+    accessorKey: 'meanMs',
+    meta: { align: 'right' },
+    cell: (c) => (c.getValue<number | null>() === null ? '—' : `${c.getValue<number>()} ms`),
+  },
+  {
+    header: 'p95 latency',
+    accessorKey: 'p95Ms',
+    meta: { align: 'right' },
+    cell: (c) => (c.getValue<number | null>() === null ? '—' : `${c.getValue<number>()} ms`),
+  },
 ];
 
 const rtpColumns: ColumnDef<Rtp, unknown>[] = [
@@ -57,7 +67,10 @@ const rtpColumns: ColumnDef<Rtp, unknown>[] = [
 export function DashboardPage() {
   const [range, setRange] = useState<Range>(() => presetRange('24h'));
   const [operatorId, setOperatorId] = useState('');
-  const q = useQuery({ queryKey: ['dashboard', range.from, range.to, operatorId], queryFn: () => get<Dashboard>(`/api/admin/dashboard${qs({ from: range.from, to: range.to, operatorId })}`) });
+  const q = useQuery({
+    queryKey: ['dashboard', range.from, range.to, operatorId],
+    queryFn: () => get<Dashboard>(`/api/admin/dashboard${qs({ from: range.from, to: range.to, operatorId })}`),
+  });
   const d = q.data;
 
   // Dense series: one point per bucket of the range (zero where nothing happened), on the range's own x scale.
@@ -90,7 +103,11 @@ export function DashboardPage() {
 
   return (
     <>
-      <PageHeader title="Dashboard" subtitle="Live figures of the games and the casino wallets" actions={<OperatorSelect value={operatorId} onChange={setOperatorId} testId="dash-operator" />} />
+      <PageHeader
+        title="Dashboard"
+        subtitle="Live figures of the games and the casino wallets"
+        actions={<OperatorSelect value={operatorId} onChange={setOperatorId} testId="dash-operator" />}
+      />
       <RangePicker value={range} onChange={setRange} />
       <ErrorNote error={q.error} />
       <div className="kpis">
@@ -115,12 +132,44 @@ export function DashboardPage() {
           hint="stakes − payouts − rollbacks, confirmed"
           testId="kpi-ggr"
         />
-        <Kpi label="Pending retries" value={d ? <span className={pending > 0 ? 'warn' : ''}>{pending}</span> : '…'} hint={<Link to="/reconciliation">credits and rollbacks waiting</Link>} testId="kpi-pending" />
-        <Kpi label="Callback error rate" value={d ? pct(d.callbacks.reduce((a, c) => a + c.errors, 0) / Math.max(1, d.callbacks.reduce((a, c) => a + c.callbacks, 0)) * 100) : '…'} hint="non-2xx, unanswered or retried" />
+        <Kpi
+          label="Pending retries"
+          value={d ? <span className={pending > 0 ? 'warn' : ''}>{pending}</span> : '…'}
+          hint={<Link to="/reconciliation">credits and rollbacks waiting</Link>}
+          testId="kpi-pending"
+        />
+        <Kpi
+          label="Callback error rate"
+          value={
+            d
+              ? pct(
+                  (d.callbacks.reduce((a, c) => a + c.errors, 0) /
+                    Math.max(
+                      1,
+                      d.callbacks.reduce((a, c) => a + c.callbacks, 0),
+                    )) *
+                    100,
+                )
+              : '…'
+          }
+          hint="non-2xx, unanswered or retried"
+        />
       </div>
       <div className="grid-2">
-        <Card title="Bets per minute">{d && d.rounds > 0 ? <TimeChart x={bets.x} series={bets.series} range={axis.range} testId="chart-bets" /> : <div className="chart-empty">No bets in this range</div>}</Card>
-        <Card title="GGR by currency">{ggr.series.length ? <TimeChart x={ggr.x} series={ggr.series} range={axis.range} testId="chart-ggr" /> : <div className="chart-empty">No settled money in this range</div>}</Card>
+        <Card title="Bets per minute">
+          {d && d.rounds > 0 ? (
+            <TimeChart x={bets.x} series={bets.series} range={axis.range} testId="chart-bets" />
+          ) : (
+            <div className="chart-empty">No bets in this range</div>
+          )}
+        </Card>
+        <Card title="GGR by currency">
+          {ggr.series.length ? (
+            <TimeChart x={ggr.x} series={ggr.series} range={axis.range} testId="chart-ggr" />
+          ) : (
+            <div className="chart-empty">No settled money in this range</div>
+          )}
+        </Card>
       </div>
       <Card title="Casino callbacks per operator">
         <DataTable data={d?.callbacks ?? []} columns={healthColumns} empty="No callbacks in this range" testId="callback-health" />

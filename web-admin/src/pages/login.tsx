@@ -23,7 +23,8 @@ export function LoginPage() {
       client.setQueryData(['me'], { staff: me.staff, tenants: me.tenants });
       void navigate('/');
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'RATE_LIMITED') setError('Too many failed sign-ins for this email. Try again in 15 minutes or ask an administrator.');
+      if (err instanceof ApiError && err.code === 'RATE_LIMITED')
+        setError('Too many failed sign-ins for this email. Try again in 15 minutes or ask an administrator.');
       else if (err instanceof ApiError && err.code === 'UNAUTHORIZED') setError('The email or the password is wrong.');
       else setError(err instanceof Error ? err.message : String(err));
     }

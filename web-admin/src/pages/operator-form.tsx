@@ -14,14 +14,21 @@ import { exact, type Operator } from '../api.js';
 import { ResponsibleGamingFields, rgBodyOf, rgFormOf, rgFormSchema } from './responsible-gaming-fields.js';
 import { amountText, decimalsOf } from '../format.js';
 
-const amount = z.string().trim().regex(/^\d+(\.\d+)?$/, 'A positive number such as 0.10');
+const amount = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?$/, 'A positive number such as 0.10');
 
 export const profileFormSchema = z
   .object({
     operatorId: operatorIdSchema,
     tenantId: z.union([tenantIdSchema, z.literal('')]),
     currency: z.enum(CURRENCY_CODES as [CurrencyCode, ...CurrencyCode[]]),
-    callbackBaseUrl: z.string().trim().min(1, 'Enter the casino wallet’s address, such as https://wallet.casino.example/provider (or sandbox://demo-casino for demos).').max(2000),
+    callbackBaseUrl: z
+      .string()
+      .trim()
+      .min(1, 'Enter the casino wallet’s address, such as https://wallet.casino.example/provider (or sandbox://demo-casino for demos).')
+      .max(2000),
     minBet: amount,
     maxBet: z.union([amount, z.literal('')]),
     stakeStep: amount,
@@ -44,18 +51,25 @@ export const profileFormSchema = z
       } catch (err) {
         // the game core's rule, in words (issue 29: it read "minBet must be a number with at most 2 decimals for GBP")
         const text = err instanceof Error ? err.message : '';
-        const message = /decimal/i.test(text) || !text ? `${v.currency} amounts have at most ${decimalsOf(v.currency)} decimals.` : /positive|zero|greater/i.test(text) ? 'Must be more than zero.' : text;
+        const message =
+          /decimal/i.test(text) || !text
+            ? `${v.currency} amounts have at most ${decimalsOf(v.currency)} decimals.`
+            : /positive|zero|greater/i.test(text)
+              ? 'Must be more than zero.'
+              : text;
         ctx.addIssue({ code: 'custom', path: [field], message });
       }
     }
     const step = minor.stakeStep;
     if (step && minor.minBet && minor.minBet % step !== 0n) ctx.addIssue({ code: 'custom', path: ['minBet'], message: 'Must be a multiple of the stake step' });
     if (step && minor.maxBet && minor.maxBet % step !== 0n) ctx.addIssue({ code: 'custom', path: ['maxBet'], message: 'Must be a multiple of the stake step' });
-    if (minor.maxBet && minor.minBet && minor.maxBet < minor.minBet) ctx.addIssue({ code: 'custom', path: ['maxBet'], message: 'Must not be below the minimum bet' });
+    if (minor.maxBet && minor.minBet && minor.maxBet < minor.minBet)
+      ctx.addIssue({ code: 'custom', path: ['maxBet'], message: 'Must not be below the minimum bet' });
     const callback = callbackProblem(v.callbackBaseUrl);
     if (callback) ctx.addIssue({ code: 'custom', path: ['callbackBaseUrl'], message: callback });
     for (const line of originLines(v.allowedEmbedOrigins)) {
-      if (!originSchema.safeParse(line).success) ctx.addIssue({ code: 'custom', path: ['allowedEmbedOrigins'], message: `${line}: an origin such as https://casino.example (no path, no wildcard)` });
+      if (!originSchema.safeParse(line).success)
+        ctx.addIssue({ code: 'custom', path: ['allowedEmbedOrigins'], message: `${line}: an origin such as https://casino.example (no path, no wildcard)` });
     }
   });
 
@@ -69,18 +83,26 @@ export function callbackProblem(text: string): string | null {
   } catch {
     url = null;
   }
-  if (!url || !/^https?:$/.test(url.protocol) || !url.hostname) return 'Enter the casino wallet’s address, such as https://wallet.casino.example/provider (or sandbox://demo-casino for demos).';
-  if (url.username || url.password) return 'Remove the “user:password@” part: our calls are signed with the shared secret, and a password in an address ends up in logs.';
+  if (!url || !/^https?:$/.test(url.protocol) || !url.hostname)
+    return 'Enter the casino wallet’s address, such as https://wallet.casino.example/provider (or sandbox://demo-casino for demos).';
+  if (url.username || url.password)
+    return 'Remove the “user:password@” part: our calls are signed with the shared secret, and a password in an address ends up in logs.';
   return null;
 }
 
-const FIELD_NAMES: Record<string, string> = { operatorId: 'Operator id', tenantId: 'Casino (tenant)', callbackBaseUrl: 'Callback base URL', allowedEmbedOrigins: 'Allowed embed origins' };
+const FIELD_NAMES: Record<string, string> = {
+  operatorId: 'Operator id',
+  tenantId: 'Casino (tenant)',
+  callbackBaseUrl: 'Callback base URL',
+  allowedEmbedOrigins: 'Allowed embed origins',
+};
 
 /** zod's own messages ("Too small: expected string to have >=1 characters") said plainly (issue 29). */
 export function plainMessage(issue: { code: string; path?: PropertyKey[]; minimum?: unknown; maximum?: unknown; origin?: string }): string | undefined {
   const field = String(issue.path?.[0] ?? '');
   const name = FIELD_NAMES[field] ?? 'This field';
-  if (issue.code === 'too_small' && issue.origin === 'string') return Number(issue.minimum) <= 1 ? `${name} is required.` : `${name} needs at least ${String(issue.minimum)} characters.`;
+  if (issue.code === 'too_small' && issue.origin === 'string')
+    return Number(issue.minimum) <= 1 ? `${name} is required.` : `${name} needs at least ${String(issue.minimum)} characters.`;
   if (issue.code === 'too_big' && issue.origin === 'string') return `${name} takes at most ${String(issue.maximum)} characters.`;
   if (issue.code === 'too_small' && issue.origin === 'number') return `At least ${String(issue.minimum)}.`;
   if (issue.code === 'invalid_type' && field === 'abandonedRoundPolicy') return 'A whole number of hours.';
@@ -158,8 +180,25 @@ export function bodyOf(v: ProfileForm, withTenant: boolean) {
   };
 }
 
-export function ProfileFormView({ initial, mode, platform, tenants, onSubmit, submitLabel }: { initial: ProfileForm; mode: 'create' | 'edit'; platform: boolean; tenants: string[]; onSubmit: (v: ProfileForm) => Promise<void>; submitLabel: string }) {
-  const { register, handleSubmit, watch, formState, getValues, setValue } = useForm<ProfileInput, unknown, ProfileForm>({ resolver: zodResolver(profileFormSchema, { error: plainMessage }), defaultValues: initial });
+export function ProfileFormView({
+  initial,
+  mode,
+  platform,
+  tenants,
+  onSubmit,
+  submitLabel,
+}: {
+  initial: ProfileForm;
+  mode: 'create' | 'edit';
+  platform: boolean;
+  tenants: string[];
+  onSubmit: (v: ProfileForm) => Promise<void>;
+  submitLabel: string;
+}) {
+  const { register, handleSubmit, watch, formState, getValues, setValue } = useForm<ProfileInput, unknown, ProfileForm>({
+    resolver: zodResolver(profileFormSchema, { error: plainMessage }),
+    defaultValues: initial,
+  });
   const currency = watch('currency');
   // A new profile's limits follow the currency while the operator has not typed their own.
   const lastCurrency = useRef(currency);
@@ -218,12 +257,16 @@ export function ProfileFormView({ initial, mode, platform, tenants, onSubmit, su
             <span>Callback base URL</span>
             <input {...register('callbackBaseUrl')} placeholder="https://wallet.casino.example/provider" data-testid="f-callbackBaseUrl" />
             {err('callbackBaseUrl')}
-            <small className="hint">The casino's wallet interface. https:// to a public host in production; no user info; sandbox://demo-casino for demos.</small>
+            <small className="hint">
+              The casino's wallet interface. https:// to a public host in production; no user info; sandbox://demo-casino for demos.
+            </small>
           </label>
         </div>
       </fieldset>
       <fieldset>
-        <legend>Limits ({currency}, up to {decimalsOf(currency)} decimals)</legend>
+        <legend>
+          Limits ({currency}, up to {decimalsOf(currency)} decimals)
+        </legend>
         <div className="form-grid four">
           {(['minBet', 'maxBet', 'stakeStep', 'maxPayout'] as const).map((f) => (
             <label className="field" key={f}>

@@ -12,14 +12,31 @@ import { ChangeDiff, useOperators } from './shared.js';
 import { WebhookCard } from './webhook-card.js';
 
 const columns: ColumnDef<Operator, unknown>[] = [
-  { header: 'Operator', accessorKey: 'operatorId', cell: (c) => <Link to={`/operators/${c.getValue<string>()}`} className="strong">{c.getValue<string>()}</Link> },
+  {
+    header: 'Operator',
+    accessorKey: 'operatorId',
+    cell: (c) => (
+      <Link to={`/operators/${c.getValue<string>()}`} className="strong">
+        {c.getValue<string>()}
+      </Link>
+    ),
+  },
   { header: 'Casino', accessorKey: 'tenantId', cell: (c) => c.getValue<string | null>() ?? <span className="muted">—</span> },
   { header: 'Currency', accessorKey: 'currency' },
-  { header: 'Bet range', id: 'range', cell: (c) => `${money(c.row.original.minBet, c.row.original.currency)} – ${c.row.original.maxBet === null ? '∞' : money(c.row.original.maxBet, c.row.original.currency)}` },
+  {
+    header: 'Bet range',
+    id: 'range',
+    cell: (c) =>
+      `${money(c.row.original.minBet, c.row.original.currency)} – ${c.row.original.maxBet === null ? '∞' : money(c.row.original.maxBet, c.row.original.currency)}`,
+  },
   { header: 'Max payout', id: 'maxPayout', meta: { align: 'right' }, cell: (c) => money(c.row.original.maxPayout, c.row.original.currency) },
   { header: 'Games', id: 'games', cell: (c) => `${c.row.original.enabledGames.length} of 6` },
   { header: 'Wallet', accessorKey: 'callbackBaseUrl', cell: (c) => <span className="mono small">{c.getValue<string>()}</span> },
-  { header: 'Status', accessorKey: 'enabled', cell: (c) => (c.getValue<boolean>() ? <Badge tone="green">Enabled</Badge> : <Badge tone="gray">Disabled</Badge>) },
+  {
+    header: 'Status',
+    accessorKey: 'enabled',
+    cell: (c) => (c.getValue<boolean>() ? <Badge tone="green">Enabled</Badge> : <Badge tone="gray">Disabled</Badge>),
+  },
   { header: 'Updated', accessorKey: 'updatedAt', cell: (c) => when(c.getValue<string>()) },
 ];
 
@@ -42,7 +59,13 @@ export function OperatorsPage() {
         }
       />
       <ErrorNote error={ops.error} />
-      <Card>{ops.isLoading ? <Loading /> : <DataTable data={list} columns={columns} testId="operators-table" onRowClick={(o) => void navigate(`/operators/${o.operatorId}`)} />}</Card>
+      <Card>
+        {ops.isLoading ? (
+          <Loading />
+        ) : (
+          <DataTable data={list} columns={columns} testId="operators-table" onRowClick={(o) => void navigate(`/operators/${o.operatorId}`)} />
+        )}
+      </Card>
     </>
   );
 }
@@ -85,12 +108,20 @@ export function OperatorNewPage() {
       <PageHeader title="New operator profile" subtitle="A casino's games in one currency. The shared secret is generated and shown once." />
       <ErrorNote error={error} />
       <Card>
-        <ProfileFormView initial={{ ...formOf(null), tenantId: me.staff.tenantId ?? '' }} mode="create" platform={isPlatform} tenants={me.tenants} onSubmit={submit} submitLabel="Create profile" />
+        <ProfileFormView
+          initial={{ ...formOf(null), tenantId: me.staff.tenantId ?? '' }}
+          mode="create"
+          platform={isPlatform}
+          tenants={me.tenants}
+          onSubmit={submit}
+          submitLabel="Create profile"
+        />
       </Card>
       {created ? (
         <Modal title="Profile created" onClose={() => void navigate(`/operators/${created.operatorId}`)} testId="created-modal">
           <p>
-            Give this shared secret to the casino: it signs every wallet callback of <strong>{created.operatorId}</strong> and the casino's requests to the provider.
+            Give this shared secret to the casino: it signs every wallet callback of <strong>{created.operatorId}</strong> and the casino's requests to the
+            provider.
           </p>
           <OneTimeSecret label="Shared secret" value={created.secret} testId="new-secret" />
           <div className="modal-actions">
@@ -110,7 +141,11 @@ export function OperatorEditPage() {
   const navigate = useNavigate();
   const client = useQueryClient();
   const [error, setError] = useState<unknown>(null);
-  const op = useQuery({ queryKey: ['operator', operatorId], queryFn: () => get<Operator>(`/api/admin/operators/${encodeURIComponent(operatorId)}`), enabled: canWrite });
+  const op = useQuery({
+    queryKey: ['operator', operatorId],
+    queryFn: () => get<Operator>(`/api/admin/operators/${encodeURIComponent(operatorId)}`),
+    enabled: canWrite,
+  });
   const submit = async (v: ProfileForm) => {
     setError(null);
     try {
@@ -128,7 +163,13 @@ export function OperatorEditPage() {
     <>
       <PageHeader title={`Edit ${operatorId}`} subtitle="Every change is recorded in the profile's history." />
       <ErrorNote error={error ?? op.error} />
-      <Card>{op.data ? <ProfileFormView initial={formOf(op.data)} mode="edit" platform={isPlatform} tenants={me.tenants} onSubmit={submit} submitLabel="Save changes" /> : <Loading />}</Card>
+      <Card>
+        {op.data ? (
+          <ProfileFormView initial={formOf(op.data)} mode="edit" platform={isPlatform} tenants={me.tenants} onSubmit={submit} submitLabel="Save changes" />
+        ) : (
+          <Loading />
+        )}
+      </Card>
     </>
   );
 }
@@ -136,7 +177,11 @@ export function OperatorEditPage() {
 const historyColumns: ColumnDef<AuditRecord, unknown>[] = [
   { header: 'When', accessorKey: 'at', cell: (c) => <span className="nowrap">{when(c.getValue<string>())}</span> },
   { header: 'Change', accessorKey: 'action', cell: (c) => <Badge tone="blue">{c.getValue<string>()}</Badge> },
-  { header: 'Who', id: 'who', cell: (c) => c.row.original.actor.email ?? (c.row.original.actor.kind === 'admin-token' ? 'Bootstrap token' : c.row.original.actor.kind) },
+  {
+    header: 'Who',
+    id: 'who',
+    cell: (c) => c.row.original.actor.email ?? (c.row.original.actor.kind === 'admin-token' ? 'Bootstrap token' : c.row.original.actor.kind),
+  },
   { header: 'From', id: 'from', cell: (c) => <span className="mono small">{c.row.original.actor.ip ?? '—'}</span> },
   { header: 'Before → after', id: 'diff', cell: (c) => <ChangeDiff before={c.row.original.before} after={c.row.original.after} /> },
 ];
@@ -149,15 +194,22 @@ export function OperatorDetailPage() {
   const [grace, setGrace] = useState(24);
   const [secret, setSecret] = useState<{ value: string; until: string | null } | null>(null);
   const op = useQuery({ queryKey: ['operator', operatorId], queryFn: () => get<Operator>(`/api/admin/operators/${encodeURIComponent(operatorId)}`) });
-  const history = useQuery({ queryKey: ['history', operatorId], queryFn: () => get<Answer<'operatorHistory'>>(`/api/admin/operators/${encodeURIComponent(operatorId)}/history`) });
+  const history = useQuery({
+    queryKey: ['history', operatorId],
+    queryFn: () => get<Answer<'operatorHistory'>>(`/api/admin/operators/${encodeURIComponent(operatorId)}/history`),
+  });
   const refresh = async () => {
     await client.invalidateQueries({ queryKey: ['operator', operatorId] });
     await client.invalidateQueries({ queryKey: ['history', operatorId] });
     await client.invalidateQueries({ queryKey: ['operators'] });
   };
-  const toggle = useMutation({ mutationFn: (enabled: boolean) => api('PATCH', `/api/admin/operators/${encodeURIComponent(operatorId)}`, { enabled }), onSuccess: refresh });
+  const toggle = useMutation({
+    mutationFn: (enabled: boolean) => api('PATCH', `/api/admin/operators/${encodeURIComponent(operatorId)}`, { enabled }),
+    onSuccess: refresh,
+  });
   const rotate = useMutation({
-    mutationFn: () => api<Answer<'rotateOperatorSecret'>>('POST', `/api/admin/operators/${encodeURIComponent(operatorId)}/rotate-secret`, { graceHours: grace }),
+    mutationFn: () =>
+      api<Answer<'rotateOperatorSecret'>>('POST', `/api/admin/operators/${encodeURIComponent(operatorId)}/rotate-secret`, { graceHours: grace }),
     onSuccess: async (res) => {
       setRotateOpen(false);
       setSecret({ value: res.sharedSecret, until: res.previousSecretValidUntil });
@@ -197,7 +249,9 @@ export function OperatorDetailPage() {
         <Card title="Wallet and limits">
           <dl className="props">
             <dt>Callback base URL</dt>
-            <dd className="mono" data-testid="detail-callback">{o.callbackBaseUrl}</dd>
+            <dd className="mono" data-testid="detail-callback">
+              {o.callbackBaseUrl}
+            </dd>
             <dt>Minimum bet</dt>
             <dd data-testid="detail-minBet">
               {money(o.minBet, o.currency)} {o.currency}
@@ -232,7 +286,8 @@ export function OperatorDetailPage() {
             <dd className="mono small">{o.allowedEmbedOrigins.length ? o.allowedEmbedOrigins.join(', ') : 'any (outside production)'}</dd>
             <dt>Abandoned rounds</dt>
             <dd>
-              after {o.abandonedRoundPolicy.afterHours} h · mines {statusLabel(o.abandonedRoundPolicy.mines)} · blackjack {statusLabel(o.abandonedRoundPolicy.blackjack)}
+              after {o.abandonedRoundPolicy.afterHours} h · mines {statusLabel(o.abandonedRoundPolicy.mines)} · blackjack{' '}
+              {statusLabel(o.abandonedRoundPolicy.blackjack)}
             </dd>
             <dt>Shared secret</dt>
             <dd data-testid="secret-state">
@@ -248,7 +303,10 @@ export function OperatorDetailPage() {
       </Card>
       {rotateOpen ? (
         <Modal title="Rotate the shared secret" onClose={() => setRotateOpen(false)} testId="rotate-modal">
-          <p>A new secret is generated and signs every callback from now on. The casino's requests signed with the current secret keep verifying during the grace period, so it can switch without downtime.</p>
+          <p>
+            A new secret is generated and signs every callback from now on. The casino's requests signed with the current secret keep verifying during the grace
+            period, so it can switch without downtime.
+          </p>
           <label className="field">
             <span>Grace period for the current secret</span>
             <select value={grace} onChange={(e) => setGrace(Number(e.target.value))} data-testid="grace-hours">
@@ -272,7 +330,11 @@ export function OperatorDetailPage() {
       {secret ? (
         <Modal title="New shared secret" onClose={() => setSecret(null)} testId="secret-modal">
           <OneTimeSecret label="Shared secret" value={secret.value} testId="new-secret" />
-          <p className="muted">{secret.until ? `The previous secret verifies the casino's requests until ${when(secret.until)}.` : 'The previous secret no longer verifies anything.'}</p>
+          <p className="muted">
+            {secret.until
+              ? `The previous secret verifies the casino's requests until ${when(secret.until)}.`
+              : 'The previous secret no longer verifies anything.'}
+          </p>
           <div className="modal-actions">
             <button className="btn primary" onClick={() => setSecret(null)} data-testid="secret-done">
               Done

@@ -23,11 +23,23 @@ const KIND = { tournament: 'Tournament', prize_drop: 'Prize drop' } as const;
 const SCORING = { multiplier: 'Best multiplier', wagered: 'Most wagered', profit: 'Biggest profit', biggestWin: 'Biggest win' } as const;
 
 const columns: ColumnDef<Promotion, unknown>[] = [
-  { header: 'Promotion', id: 'name', cell: (c) => <Link to={`/promotions/${c.row.original.promoId}`}>{c.row.original.name ?? short(c.row.original.promoId)}</Link> },
+  {
+    header: 'Promotion',
+    id: 'name',
+    cell: (c) => <Link to={`/promotions/${c.row.original.promoId}`}>{c.row.original.name ?? short(c.row.original.promoId)}</Link>,
+  },
   { header: 'Kind', id: 'kind', cell: (c) => <Badge tone={c.row.original.kind === 'tournament' ? 'blue' : 'amber'}>{KIND[c.row.original.kind]}</Badge> },
   { header: 'Profile', accessorKey: 'operatorId' },
   { header: 'Status', id: 'status', cell: (c) => <Badge tone={STATUS_TONE[c.row.original.status]}>{c.row.original.status}</Badge> },
-  { header: 'Prize pool', id: 'pool', cell: (c) => <span className="nowrap">{money(c.row.original.prizePool, c.row.original.currency)} {c.row.original.currency}</span> },
+  {
+    header: 'Prize pool',
+    id: 'pool',
+    cell: (c) => (
+      <span className="nowrap">
+        {money(c.row.original.prizePool, c.row.original.currency)} {c.row.original.currency}
+      </span>
+    ),
+  },
   { header: 'Ends', id: 'ends', cell: (c) => <span className="nowrap">{when(c.row.original.endsAt)}</span> },
 ];
 
@@ -35,7 +47,10 @@ export function PromotionsPage() {
   const { canWrite } = useAuth();
   const [operatorId, setOperatorId] = useState('');
   const [creating, setCreating] = useState(false);
-  const q = useQuery({ queryKey: ['promotions', operatorId], queryFn: () => get<Answer<'listAdminPromotions'>>(`/api/admin/promotions${qs({ operatorId, limit: 200 })}`) });
+  const q = useQuery({
+    queryKey: ['promotions', operatorId],
+    queryFn: () => get<Answer<'listAdminPromotions'>>(`/api/admin/promotions${qs({ operatorId, limit: 200 })}`),
+  });
   return (
     <>
       <PageHeader
@@ -62,7 +77,16 @@ export function PromotionsPage() {
 function NewPromotion({ onClose }: { onClose: () => void }) {
   const navigate = useNavigate();
   const client = useQueryClient();
-  const [f, setF] = useState({ kind: 'tournament', operatorId: '', name: '', scoring: 'wagered', oneIn: '500', prizes: '100, 50, 25', minBet: '', hours: '24' });
+  const [f, setF] = useState({
+    kind: 'tournament',
+    operatorId: '',
+    name: '',
+    scoring: 'wagered',
+    oneIn: '500',
+    prizes: '100, 50, 25',
+    minBet: '',
+    hours: '24',
+  });
   const set = (patch: Partial<typeof f>) => setF((old) => ({ ...old, ...patch }));
   const create = useMutation({
     mutationFn: () =>
@@ -150,7 +174,11 @@ export function PromotionPage() {
   const client = useQueryClient();
   const q = useQuery({ queryKey: ['promotion', promoId], queryFn: () => get<Detail>(`/api/admin/promotions/${encodeURIComponent(promoId)}`) });
   const isTournament = q.data?.kind === 'tournament';
-  const board = useQuery({ queryKey: ['promotion-board', promoId], enabled: isTournament, queryFn: () => get<Answer<'getAdminPromotionsLeaderboard'>>(`/api/admin/promotions/${encodeURIComponent(promoId)}/leaderboard?limit=50`) });
+  const board = useQuery({
+    queryKey: ['promotion-board', promoId],
+    enabled: isTournament,
+    queryFn: () => get<Answer<'getAdminPromotionsLeaderboard'>>(`/api/admin/promotions/${encodeURIComponent(promoId)}/leaderboard?limit=50`),
+  });
   const cancel = useMutation({
     mutationFn: () => api('POST', `/api/admin/promotions/${encodeURIComponent(promoId)}/cancel`),
     onSuccess: () => void client.invalidateQueries({ queryKey: ['promotion', promoId] }),
@@ -163,15 +191,62 @@ export function PromotionPage() {
     { header: isTournament ? 'Rank' : 'Prize', id: 'prize', cell: (c) => (isTournament ? `#${c.row.original.prize}` : `${c.row.original.prize + 1}`) },
     { header: 'Player', accessorKey: 'playerRef' },
     { header: 'Amount', id: 'amount', cell: (c) => <span className="nowrap">{m(c.row.original.amount)}</span> },
-    ...(isTournament ? [{ header: 'Score', id: 'score', cell: (c) => (p.scoring === 'multiplier' ? `${c.row.original.score ?? ''}×` : money(c.row.original.score ?? null, p.currency)) } as ColumnDef<Award, unknown>] : [{ header: 'Winning bet', id: 'round', cell: (c) => (c.row.original.roundId ? <Link className="mono" to={`/rounds/${c.row.original.roundId}`}>{short(c.row.original.roundId)}</Link> : '—') } as ColumnDef<Award, unknown>]),
-    { header: 'Credit', id: 'status', cell: (c) => <Badge tone={c.row.original.status === 'credited' ? 'green' : 'amber'}>{c.row.original.status === 'credited' ? 'credited' : 'credit pending'}</Badge> },
+    ...(isTournament
+      ? [
+          {
+            header: 'Score',
+            id: 'score',
+            cell: (c) => (p.scoring === 'multiplier' ? `${c.row.original.score ?? ''}×` : money(c.row.original.score ?? null, p.currency)),
+          } as ColumnDef<Award, unknown>,
+        ]
+      : [
+          {
+            header: 'Winning bet',
+            id: 'round',
+            cell: (c) =>
+              c.row.original.roundId ? (
+                <Link className="mono" to={`/rounds/${c.row.original.roundId}`}>
+                  {short(c.row.original.roundId)}
+                </Link>
+              ) : (
+                '—'
+              ),
+          } as ColumnDef<Award, unknown>,
+        ]),
+    {
+      header: 'Credit',
+      id: 'status',
+      cell: (c) => (
+        <Badge tone={c.row.original.status === 'credited' ? 'green' : 'amber'}>{c.row.original.status === 'credited' ? 'credited' : 'credit pending'}</Badge>
+      ),
+    },
     { header: 'Attempts', accessorKey: 'attemptCount' },
-    { header: 'Casino transaction', id: 'tx', cell: (c) => <span className="mono small">{c.row.original.casinoTransactionId ? short(c.row.original.casinoTransactionId, 12) : '—'}</span> },
+    {
+      header: 'Casino transaction',
+      id: 'tx',
+      cell: (c) => <span className="mono small">{c.row.original.casinoTransactionId ? short(c.row.original.casinoTransactionId, 12) : '—'}</span>,
+    },
   ];
   const boardColumns: ColumnDef<Entry, unknown>[] = [
     { header: '#', accessorKey: 'rank' },
-    { header: 'Player', id: 'player', cell: (c) => <span>{c.row.original.playerRef} <span className="muted small">({c.row.original.name})</span></span> },
-    { header: 'Score', id: 'score', cell: (c) => <span className="nowrap">{p.scoring === 'multiplier' ? `${String(c.row.original.score)}×` : money(c.row.original.score as Award['amount'], p.currency)}</span> },
+    {
+      header: 'Player',
+      id: 'player',
+      cell: (c) => (
+        <span>
+          {c.row.original.playerRef} <span className="muted small">({c.row.original.name})</span>
+        </span>
+      ),
+    },
+    {
+      header: 'Score',
+      id: 'score',
+      cell: (c) => (
+        <span className="nowrap">
+          {p.scoring === 'multiplier' ? `${String(c.row.original.score)}×` : money(c.row.original.score as Award['amount'], p.currency)}
+        </span>
+      ),
+    },
     { header: 'Rounds', accessorKey: 'rounds' },
     { header: 'Prize', id: 'prize', cell: (c) => (c.row.original.prize === null ? '—' : m(c.row.original.prize)) },
   ];
@@ -205,13 +280,22 @@ export function PromotionPage() {
         <Kpi label="Prize pool" value={m(p.prizePool)} hint={`${p.prizes.length} prizes`} />
         <Kpi label={isTournament ? 'Scoring' : 'Chance per bet'} value={isTournament ? SCORING[p.scoring ?? 'wagered'] : `1 in ${p.oneIn ?? '—'}`} />
         <Kpi label="Players" value={p.allPlayers ? 'Everyone' : String(p.players)} hint={Number(p.minBet) > 0 ? `bets from ${m(p.minBet)}` : 'any stake'} />
-        <Kpi label="Awarded" value={`${p.awards.length} / ${p.prizes.length}`} hint={`${p.awards.filter((a) => a.status === 'credited').length} credited`} testId="promo-awarded" />
+        <Kpi
+          label="Awarded"
+          value={`${p.awards.length} / ${p.prizes.length}`}
+          hint={`${p.awards.filter((a) => a.status === 'credited').length} credited`}
+          testId="promo-awarded"
+        />
       </div>
       {!isTournament ? (
         <Card title="Fairness">
           <p className="small">
             Rule <code>{p.rule}</code> · committed seed hash <code className="mono">{p.serverSeedHash}</code> · {p.entries ?? 0} bets drawn ·{' '}
-            {p.serverSeedRevealed ? <a href={`/api/promotions/${p.promoId}/proof`}>public proof with the revealed seed</a> : 'the seed is revealed when the drop is over'}
+            {p.serverSeedRevealed ? (
+              <a href={`/api/promotions/${p.promoId}/proof`}>public proof with the revealed seed</a>
+            ) : (
+              'the seed is revealed when the drop is over'
+            )}
           </p>
         </Card>
       ) : (

@@ -47,8 +47,18 @@ const totalColumns: ColumnDef<Totals, unknown>[] = [
       return <strong className={String(v).startsWith('-') ? 'neg' : ''}>{money(v, c.row.original.currency)}</strong>;
     },
   },
-  { header: 'Free-bet payouts', id: 'freeBetPayouts', meta: { align: 'right' }, cell: (c) => amountCell(c.row.original.freeBetPayouts, c.row.original.currency) },
-  { header: 'Promo credits', id: 'promoCredits', meta: { align: 'right' }, cell: (c) => amountCell(c.row.original.promoCredits, c.row.original.currency, 'promo-credits') },
+  {
+    header: 'Free-bet payouts',
+    id: 'freeBetPayouts',
+    meta: { align: 'right' },
+    cell: (c) => amountCell(c.row.original.freeBetPayouts, c.row.original.currency),
+  },
+  {
+    header: 'Promo credits',
+    id: 'promoCredits',
+    meta: { align: 'right' },
+    cell: (c) => amountCell(c.row.original.promoCredits, c.row.original.currency, 'promo-credits'),
+  },
   {
     header: 'Promo pending',
     id: 'promoPending',
@@ -69,8 +79,16 @@ const moneyOf = (r: ReconRow) => (r.promo ? 'promo' : r.freeBet ? 'free_bet' : '
 
 const rowColumns: ColumnDef<ReconRow, unknown>[] = [
   { header: 'Time', accessorKey: 'createdAt', cell: (c) => <span className="nowrap">{when(c.getValue<string>())}</span> },
-  { header: 'Type', accessorKey: 'type', cell: (c) => <Badge tone={c.getValue<string>().endsWith('pending') ? 'amber' : 'blue'}>{statusLabel(c.getValue<string>())}</Badge> },
-  { header: 'Status', accessorKey: 'status', cell: (c) => <Badge tone={STATUS_TONE[c.getValue<string>()] ?? 'gray'}>{statusLabel(c.getValue<string>())}</Badge> },
+  {
+    header: 'Type',
+    accessorKey: 'type',
+    cell: (c) => <Badge tone={c.getValue<string>().endsWith('pending') ? 'amber' : 'blue'}>{statusLabel(c.getValue<string>())}</Badge>,
+  },
+  {
+    header: 'Status',
+    accessorKey: 'status',
+    cell: (c) => <Badge tone={STATUS_TONE[c.getValue<string>()] ?? 'gray'}>{statusLabel(c.getValue<string>())}</Badge>,
+  },
   { header: 'Operator', accessorKey: 'operatorId' },
   {
     header: 'Money',
@@ -102,8 +120,17 @@ const rowColumns: ColumnDef<ReconRow, unknown>[] = [
   },
   { header: 'Player', accessorKey: 'playerRef' },
   { header: 'Game', accessorKey: 'gameType', cell: (c) => <span className="cap">{c.getValue<string | null>() ?? '—'}</span> },
-  { header: 'Amount', id: 'amount', meta: { align: 'right' }, cell: (c) => `${money(c.row.original.amount, c.row.original.currency)} ${c.row.original.currency}` },
-  { header: 'Casino tx', accessorKey: 'casinoTransactionId', cell: (c) => <span className="mono small">{c.getValue<string | null>() ? short(c.getValue<string>(), 12) : '—'}</span> },
+  {
+    header: 'Amount',
+    id: 'amount',
+    meta: { align: 'right' },
+    cell: (c) => `${money(c.row.original.amount, c.row.original.currency)} ${c.row.original.currency}`,
+  },
+  {
+    header: 'Casino tx',
+    accessorKey: 'casinoTransactionId',
+    cell: (c) => <span className="mono small">{c.getValue<string | null>() ? short(c.getValue<string>(), 12) : '—'}</span>,
+  },
 ];
 
 const iso = (v: string) => (v ? new Date(v).toISOString() : undefined);
@@ -114,14 +141,20 @@ export function ReconciliationPage() {
   const [draft, setDraft] = useState({ operatorId: '', money: '', type: '', status: '', from: '', to: '' });
   const [f, setF] = useState(draft);
   const params = { operatorId: f.operatorId, ...moneyParams(f.money), type: f.type, status: f.status, from: iso(f.from), to: iso(f.to) };
-  const totals = useQuery({ queryKey: ['totals', f], queryFn: () => get<Answer<'reconciliationTotals'>>(`/api/admin/reconciliation/totals${qs({ operatorId: f.operatorId, from: iso(f.from), to: iso(f.to) })}`) });
+  const totals = useQuery({
+    queryKey: ['totals', f],
+    queryFn: () => get<Answer<'reconciliationTotals'>>(`/api/admin/reconciliation/totals${qs({ operatorId: f.operatorId, from: iso(f.from), to: iso(f.to) })}`),
+  });
   const rows = useInfiniteQuery({
     queryKey: ['recon', f],
     initialPageParam: '',
     queryFn: ({ pageParam }) => get<Answer<'adminReconciliation'>>(`/api/admin/reconciliation${qs({ ...params, cursor: pageParam, limit: 50 })}`),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
-  const pending = useQuery({ queryKey: ['pending', f.operatorId], queryFn: () => get<Answer<'pendingRounds'>>(`/api/admin/pending${qs({ operatorId: f.operatorId })}`) });
+  const pending = useQuery({
+    queryKey: ['pending', f.operatorId],
+    queryFn: () => get<Answer<'pendingRounds'>>(`/api/admin/pending${qs({ operatorId: f.operatorId })}`),
+  });
   const retry = useMutation({
     mutationFn: (roundId: string) => api<Answer<'retryRound'>>('POST', `/api/admin/rounds/${encodeURIComponent(roundId)}/retry`),
     onSuccess: async () => {
@@ -131,11 +164,24 @@ export function ReconciliationPage() {
     },
   });
   const pendingColumns: ColumnDef<PendingRound, unknown>[] = [
-    { header: 'Round', accessorKey: 'roundId', cell: (c) => <Link className="mono" to={`/rounds/${c.getValue<string>()}`}>{short(c.getValue<string>(), 10)}</Link> },
+    {
+      header: 'Round',
+      accessorKey: 'roundId',
+      cell: (c) => (
+        <Link className="mono" to={`/rounds/${c.getValue<string>()}`}>
+          {short(c.getValue<string>(), 10)}
+        </Link>
+      ),
+    },
     { header: 'Waiting', accessorKey: 'status', cell: (c) => <Badge tone="amber">{statusLabel(c.getValue<string>())}</Badge> },
     { header: 'Operator', accessorKey: 'operatorId' },
     { header: 'Player', accessorKey: 'playerRef' },
-    { header: 'Amount', id: 'amount', meta: { align: 'right' }, cell: (c) => `${money(c.row.original.amount, c.row.original.currency)} ${c.row.original.currency}` },
+    {
+      header: 'Amount',
+      id: 'amount',
+      meta: { align: 'right' },
+      cell: (c) => `${money(c.row.original.amount, c.row.original.currency)} ${c.row.original.currency}`,
+    },
     { header: 'Last attempt', accessorKey: 'updatedAt', cell: (c) => when(c.getValue<string>()) },
     {
       header: '',
@@ -143,7 +189,12 @@ export function ReconciliationPage() {
       meta: { align: 'right' },
       cell: (c) =>
         canWrite ? (
-          <button className="btn secondary small" disabled={retry.isPending} onClick={() => retry.mutate(c.row.original.roundId)} data-testid={`retry-${c.row.original.roundId}`}>
+          <button
+            className="btn secondary small"
+            disabled={retry.isPending}
+            onClick={() => retry.mutate(c.row.original.roundId)}
+            data-testid={`retry-${c.row.original.roundId}`}
+          >
             Retry now
           </button>
         ) : null,
@@ -224,12 +275,16 @@ export function ReconciliationPage() {
           Retried {retry.data.items[0]?.roundId ? short(retry.data.items[0].roundId, 10) : ''}: {retry.data.items[0]?.outcome ?? 'nothing was pending'}
         </div>
       ) : null}
-      <Card title={`Pending credits and rollbacks (${pending.data?.rounds.length ?? 0})`} actions={<span className="muted small">retried by the cron job; “Retry now” runs the same job for one round</span>}>
+      <Card
+        title={`Pending credits and rollbacks (${pending.data?.rounds.length ?? 0})`}
+        actions={<span className="muted small">retried by the cron job; “Retry now” runs the same job for one round</span>}
+      >
         <DataTable data={pending.data?.rounds ?? []} columns={pendingColumns} empty="No round is waiting for a casino" testId="pending-table" />
         {promoPending > 0 ? (
           <div className="table-foot" data-testid="promo-pending-note">
             <span className="small">
-              {promoPending} promo credit{promoPending === 1 ? '' : 's'} not confirmed yet (retried with the same key until the casino confirms; amounts under “Promo pending”)
+              {promoPending} promo credit{promoPending === 1 ? '' : 's'} not confirmed yet (retried with the same key until the casino confirms; amounts under
+              “Promo pending”)
             </span>
             <button className="btn secondary small" onClick={() => setF({ ...draft, money: 'promo', type: 'credit_pending' })}>
               Show them
@@ -237,7 +292,16 @@ export function ReconciliationPage() {
           </div>
         ) : null}
       </Card>
-      <Card title="Totals per operator, currency and day" actions={<span className="muted small">GGR of paid rounds; free bets and promo credits are the casino's marketing cost, never in it</span>}>{totals.isLoading ? <Loading /> : <DataTable data={totals.data?.totals ?? []} columns={totalColumns} empty="No confirmed money in this range" testId="totals-table" />}</Card>
+      <Card
+        title="Totals per operator, currency and day"
+        actions={<span className="muted small">GGR of paid rounds; free bets and promo credits are the casino's marketing cost, never in it</span>}
+      >
+        {totals.isLoading ? (
+          <Loading />
+        ) : (
+          <DataTable data={totals.data?.totals ?? []} columns={totalColumns} empty="No confirmed money in this range" testId="totals-table" />
+        )}
+      </Card>
       <Card title="Rows">
         <DataTable data={list} columns={rowColumns} empty="No rows match" testId="recon-table" />
         <div className="table-foot">

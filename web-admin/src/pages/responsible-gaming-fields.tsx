@@ -68,7 +68,17 @@ export function rgBodyOf(v: RgForm): { value: ResponsibleGaming | null } | { fie
   return { field, message: `${where}${issue.message}` };
 }
 
-export function ResponsibleGamingFields({ register, setValue, on, error }: { register: UseFormRegister<ProfileInput>; setValue: UseFormSetValue<ProfileInput>; on: boolean; error: (name: string) => ReactNode }) {
+export function ResponsibleGamingFields({
+  register,
+  setValue,
+  on,
+  error,
+}: {
+  register: UseFormRegister<ProfileInput>;
+  setValue: UseFormSetValue<ProfileInput>;
+  on: boolean;
+  error: (name: string) => ReactNode;
+}) {
   const applyPreset = (key: string) => {
     const preset = RESPONSIBLE_GAMING_PRESETS[key as keyof typeof RESPONSIBLE_GAMING_PRESETS];
     if (!preset) return;
@@ -133,7 +143,12 @@ export function ResponsibleGamingFields({ register, setValue, on, error }: { reg
           </label>
           <label className="field span-4">
             <span>Overrides per jurisdiction (JSON: ISO 3166 code → fields)</span>
-            <textarea rows={4} {...register('rg.jurisdictions')} placeholder={'{"GB": {"autobet": "limited", "autobetMaxRounds": 100}, "CA-ON": {"showNetPosition": true}}'} data-testid="f-rg-jurisdictions" />
+            <textarea
+              rows={4}
+              {...register('rg.jurisdictions')}
+              placeholder={'{"GB": {"autobet": "limited", "autobetMaxRounds": 100}, "CA-ON": {"showNetPosition": true}}'}
+              data-testid="f-rg-jurisdictions"
+            />
             {error('rg.jurisdictions')}
             <small className="hint">The casino's validate-session names the player's jurisdiction; its full code's override applies, else its country's.</small>
           </label>

@@ -31,7 +31,9 @@ function Dice({ res, params }: { res: Json; params: Json }) {
     <div className="rb-dice" data-testid="rb-dice">
       <div className="rb-dice-track">
         <span className="rb-dice-win" style={winSpan} />
-        <span className={`rb-dice-roll ${won ? 'is-win' : 'is-loss'}`} style={{ left: `${roll}%` }}>{roll.toFixed(2)}</span>
+        <span className={`rb-dice-roll ${won ? 'is-win' : 'is-loss'}`} style={{ left: `${roll}%` }}>
+          {roll.toFixed(2)}
+        </span>
       </div>
       <p className="muted small">
         Roll {over ? 'over' : 'under'} {target.toFixed(2)} · rolled {roll.toFixed(2)}
@@ -54,8 +56,12 @@ function Plinko({ res, params }: { res: Json; params: Json }) {
   const board = plinkoBoard(res, params);
   return (
     <svg className="rb-plinko" viewBox={board.viewBox} role="img" aria-label={`bin ${board.bin} of ${board.rows}`} data-testid="rb-plinko">
-      {board.pegs.map((p) => <circle key={p.key} cx={p.cx} cy={p.cy} r={0.09} className="rb-peg" />)}
-      {board.bins.map((b) => <rect key={b.k} x={b.x} y={b.y} width={b.width} height={b.height} rx={0.12} className={b.hit ? 'rb-bin is-hit' : 'rb-bin'} />)}
+      {board.pegs.map((p) => (
+        <circle key={p.key} cx={p.cx} cy={p.cy} r={0.09} className="rb-peg" />
+      ))}
+      {board.bins.map((b) => (
+        <rect key={b.k} x={b.x} y={b.y} width={b.width} height={b.height} rx={0.12} className={b.hit ? 'rb-bin is-hit' : 'rb-bin'} />
+      ))}
       <polyline points={board.path} className="rb-path" />
       <circle cx={board.ballX} cy={board.floorY + 0.4} r={0.28} className="rb-ball" />
     </svg>
@@ -65,7 +71,11 @@ function Plinko({ res, params }: { res: Json; params: Json }) {
 function Keno({ res, params }: { res: Json; params: Json }) {
   return (
     <div className="rb-grid rb-keno" data-testid="rb-keno">
-      {kenoCells(res, params).map(({ n, state }) => <span key={n} className={`rb-cell is-${state}`}>{n}</span>)}
+      {kenoCells(res, params).map(({ n, state }) => (
+        <span key={n} className={`rb-cell is-${state}`}>
+          {n}
+        </span>
+      ))}
     </div>
   );
 }
@@ -89,7 +99,11 @@ function Blackjack({ res, active }: { res: Json; active: boolean }) {
     <div className="rb-bj" data-testid="rb-blackjack">
       <div className="rb-bj-row">
         <span className="rb-bj-label">Dealer · {value(dealer)}</span>
-        <span className="rb-cards">{dealerCards.map((c, i) => <Card key={i} code={c} />)}</span>
+        <span className="rb-cards">
+          {dealerCards.map((c, i) => (
+            <Card key={i} code={c} />
+          ))}
+        </span>
       </div>
       {hands.map((h, i) => (
         <div key={i} className="rb-bj-row" data-testid={`rb-hand-${i}`}>
@@ -98,7 +112,11 @@ function Blackjack({ res, active }: { res: Json; active: boolean }) {
             {h.doubled ? ' · doubled' : ''}
             {h.outcome ? ` · ${h.outcome}` : ''}
           </span>
-          <span className="rb-cards">{h.cards.map((c, k) => <Card key={k} code={c} />)}</span>
+          <span className="rb-cards">
+            {h.cards.map((c, k) => (
+              <Card key={k} code={c} />
+            ))}
+          </span>
         </div>
       ))}
     </div>

@@ -14,14 +14,36 @@ import { AdminRoundBoard, paramsText } from './round-board.js';
 const STATUSES = ['active', 'settled', 'cashed_out', 'busted', 'credit_pending', 'rollback_pending', 'cancelled', 'error'];
 
 const columns: ColumnDef<RoundRow, unknown>[] = [
-  { header: 'Round', accessorKey: 'roundId', cell: (c) => <Link to={`/rounds/${c.getValue<string>()}`} className="mono strong">{short(c.getValue<string>(), 13)}</Link> },
+  {
+    header: 'Round',
+    accessorKey: 'roundId',
+    cell: (c) => (
+      <Link to={`/rounds/${c.getValue<string>()}`} className="mono strong">
+        {short(c.getValue<string>(), 13)}
+      </Link>
+    ),
+  },
   { header: 'Time', accessorKey: 'createdAt', cell: (c) => <span className="nowrap">{when(c.getValue<string>())}</span> },
   { header: 'Operator', accessorKey: 'operatorId' },
   { header: 'Player', accessorKey: 'playerRef' },
   { header: 'Game', accessorKey: 'gameType', cell: (c) => <span className="cap">{c.getValue<string>()}</span> },
-  { header: 'Stake', id: 'amount', meta: { align: 'right' }, cell: (c) => `${money(c.row.original.amount, c.row.original.currency)} ${c.row.original.currency}` },
-  { header: 'Payout', id: 'payout', meta: { align: 'right' }, cell: (c) => (c.row.original.payout === null ? '—' : `${money(c.row.original.payout, c.row.original.currency)} ${c.row.original.currency}`) },
-  { header: 'Status', accessorKey: 'status', cell: (c) => <Badge tone={STATUS_TONE[c.getValue<string>()] ?? 'gray'}>{statusLabel(c.getValue<string>())}</Badge> },
+  {
+    header: 'Stake',
+    id: 'amount',
+    meta: { align: 'right' },
+    cell: (c) => `${money(c.row.original.amount, c.row.original.currency)} ${c.row.original.currency}`,
+  },
+  {
+    header: 'Payout',
+    id: 'payout',
+    meta: { align: 'right' },
+    cell: (c) => (c.row.original.payout === null ? '—' : `${money(c.row.original.payout, c.row.original.currency)} ${c.row.original.currency}`),
+  },
+  {
+    header: 'Status',
+    accessorKey: 'status',
+    cell: (c) => <Badge tone={STATUS_TONE[c.getValue<string>()] ?? 'gray'}>{statusLabel(c.getValue<string>())}</Badge>,
+  },
 ];
 
 const toIso = (v: string | null) => (v ? new Date(v).toISOString() : undefined);
@@ -34,7 +56,10 @@ export function RoundsPage() {
   const q = useInfiniteQuery({
     queryKey: ['rounds', filters],
     initialPageParam: '',
-    queryFn: ({ pageParam }) => get<Answer<'searchRounds'>>(`/api/admin/rounds${qs({ ...filters, from: toIso(filters.from || null), to: toIso(filters.to || null), cursor: pageParam, limit: 50 })}`),
+    queryFn: ({ pageParam }) =>
+      get<Answer<'searchRounds'>>(
+        `/api/admin/rounds${qs({ ...filters, from: toIso(filters.from || null), to: toIso(filters.to || null), cursor: pageParam, limit: 50 })}`,
+      ),
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
   const rows = q.data?.pages.flatMap((p) => p.rounds) ?? [];
@@ -108,7 +133,11 @@ export function RoundsPage() {
       </Card>
       <ErrorNote error={q.error} />
       <Card>
-        {q.isLoading ? <Loading /> : <DataTable data={rows} columns={columns} empty="No rounds match" testId="rounds-table" onRowClick={(r) => void navigate(`/rounds/${r.roundId}`)} />}
+        {q.isLoading ? (
+          <Loading />
+        ) : (
+          <DataTable data={rows} columns={columns} empty="No rounds match" testId="rounds-table" onRowClick={(r) => void navigate(`/rounds/${r.roundId}`)} />
+        )}
         <div className="table-foot">
           <span className="muted small">{rows.length} shown</span>
           {q.hasNextPage ? (
@@ -207,7 +236,8 @@ export function RoundPage() {
       <PageHeader
         title={
           <>
-            Round <span className="mono">{short(round.roundId, 13)}</span> <Badge tone={STATUS_TONE[round.roundStatus] ?? 'gray'}>{statusLabel(round.roundStatus)}</Badge>
+            Round <span className="mono">{short(round.roundId, 13)}</span>{' '}
+            <Badge tone={STATUS_TONE[round.roundStatus] ?? 'gray'}>{statusLabel(round.roundStatus)}</Badge>
           </>
         }
         subtitle={

@@ -6,7 +6,17 @@ export function useOperators() {
   return useQuery({ queryKey: ['operators'], queryFn: () => get<Answer<'listOperators'>>('/api/admin/operators') });
 }
 
-export function OperatorSelect({ value, onChange, testId, label = 'Operator' }: { value: string; onChange: (v: string) => void; testId?: string; label?: string }) {
+export function OperatorSelect({
+  value,
+  onChange,
+  testId,
+  label = 'Operator',
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  testId?: string;
+  label?: string;
+}) {
   const ops = useOperators();
   return (
     <label className="field inline">
@@ -60,11 +70,19 @@ export function RangePicker({ value, onChange }: { value: Range; onChange: (r: R
       </div>
       <label className="field inline">
         <span>From</span>
-        <input type="datetime-local" value={local(value.from)} onChange={(e) => e.target.value && onChange({ preset: 'custom', from: fromLocal(e.target.value), to: value.to })} />
+        <input
+          type="datetime-local"
+          value={local(value.from)}
+          onChange={(e) => e.target.value && onChange({ preset: 'custom', from: fromLocal(e.target.value), to: value.to })}
+        />
       </label>
       <label className="field inline">
         <span>To</span>
-        <input type="datetime-local" value={local(value.to)} onChange={(e) => e.target.value && onChange({ preset: 'custom', from: value.from, to: fromLocal(e.target.value) })} />
+        <input
+          type="datetime-local"
+          value={local(value.to)}
+          onChange={(e) => e.target.value && onChange({ preset: 'custom', from: value.from, to: fromLocal(e.target.value) })}
+        />
       </label>
     </div>
   );
@@ -72,7 +90,9 @@ export function RangePicker({ value, onChange }: { value: Range; onChange: (r: R
 
 /** Before → after of an audit record, field by field (only what changed). */
 export function ChangeDiff({ before, after }: { before: Record<string, unknown> | null; after: Record<string, unknown> | null }) {
-  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].filter((k) => JSON.stringify(before?.[k]) !== JSON.stringify(after?.[k]));
+  const keys = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].filter(
+    (k) => JSON.stringify(before?.[k]) !== JSON.stringify(after?.[k]),
+  );
   if (keys.length === 0) return <span className="muted">—</span>;
   const show = (v: unknown) => (v === undefined ? '∅' : typeof v === 'string' ? v : JSON.stringify(v));
   return (

@@ -10,7 +10,11 @@ import { useAuth } from '../auth.js';
 import { Badge, Card, DataTable, ErrorNote, Modal, OneTimeSecret, PageHeader } from '../components.js';
 import { ROLE_LABEL, when } from '../format.js';
 
-const inviteSchema = z.object({ email: z.string().regex(/^[^\s@]+@[^\s@]+$/, 'An email address'), role: z.enum(['platform_admin', 'admin', 'viewer']), tenantId: z.string().max(64) });
+const inviteSchema = z.object({
+  email: z.string().regex(/^[^\s@]+@[^\s@]+$/, 'An email address'),
+  role: z.enum(['platform_admin', 'admin', 'viewer']),
+  tenantId: z.string().max(64),
+});
 type Invite = z.infer<typeof inviteSchema>;
 
 export function StaffPage() {
@@ -20,14 +24,21 @@ export function StaffPage() {
   const [invited, setInvited] = useState<{ email: string; password: string } | null>(null);
   const staff = useQuery({ queryKey: ['staff'], queryFn: () => get<Answer<'listStaff'>>('/api/admin/staff') });
   const refresh = () => client.invalidateQueries({ queryKey: ['staff'] });
-  const changeRole = useMutation({ mutationFn: (v: { id: string; role: Role }) => api('PATCH', `/api/admin/staff/${v.id}`, { role: v.role }), onSuccess: refresh });
+  const changeRole = useMutation({
+    mutationFn: (v: { id: string; role: Role }) => api('PATCH', `/api/admin/staff/${v.id}`, { role: v.role }),
+    onSuccess: refresh,
+  });
   const remove = useMutation({ mutationFn: (id: string) => api('DELETE', `/api/admin/staff/${id}`), onSuccess: refresh });
   const form = useForm<Invite>({ resolver: zodResolver(inviteSchema), defaultValues: { email: '', role: 'viewer', tenantId: me.staff.tenantId ?? '' } });
   const [inviteError, setInviteError] = useState<unknown>(null);
   const submit = form.handleSubmit(async (v) => {
     setInviteError(null);
     try {
-      const res = await api<Answer<'inviteStaff'>>('POST', '/api/admin/staff', { email: v.email, role: v.role, tenantId: v.role === 'platform_admin' ? null : v.tenantId || null });
+      const res = await api<Answer<'inviteStaff'>>('POST', '/api/admin/staff', {
+        email: v.email,
+        role: v.role,
+        tenantId: v.role === 'platform_admin' ? null : v.tenantId || null,
+      });
       setInviteOpen(false);
       setInvited({ email: res.staff.email, password: res.temporaryPassword });
       form.reset();
@@ -45,9 +56,15 @@ export function StaffPage() {
       accessorKey: 'role',
       cell: (c) => {
         const m = c.row.original;
-        if (!canWrite || m.role === 'platform_admin' || m.staffId === me.staff.staffId) return <Badge tone={m.role === 'viewer' ? 'gray' : 'blue'}>{ROLE_LABEL[m.role]}</Badge>;
+        if (!canWrite || m.role === 'platform_admin' || m.staffId === me.staff.staffId)
+          return <Badge tone={m.role === 'viewer' ? 'gray' : 'blue'}>{ROLE_LABEL[m.role]}</Badge>;
         return (
-          <select value={m.role} onChange={(e) => changeRole.mutate({ id: m.staffId, role: e.target.value as Role })} className="compact" data-testid={`role-${m.email}`}>
+          <select
+            value={m.role}
+            onChange={(e) => changeRole.mutate({ id: m.staffId, role: e.target.value as Role })}
+            className="compact"
+            data-testid={`role-${m.email}`}
+          >
             <option value="admin">Casino admin</option>
             <option value="viewer">Casino viewer</option>
           </select>
@@ -55,7 +72,12 @@ export function StaffPage() {
       },
     },
     { header: 'Last sign-in', accessorKey: 'lastLoginAt', cell: (c) => when(c.getValue<string | null>()) },
-    { header: 'Status', accessorKey: 'lockedUntil', cell: (c) => (c.getValue<string | null>() && Date.parse(c.getValue<string>()) > Date.now() ? <Badge tone="red">Locked</Badge> : <Badge tone="green">Active</Badge>) },
+    {
+      header: 'Status',
+      accessorKey: 'lockedUntil',
+      cell: (c) =>
+        c.getValue<string | null>() && Date.parse(c.getValue<string>()) > Date.now() ? <Badge tone="red">Locked</Badge> : <Badge tone="green">Active</Badge>,
+    },
     { header: 'Created', accessorKey: 'createdAt', cell: (c) => when(c.getValue<string>()) },
     {
       header: '',

@@ -22,7 +22,10 @@ export function WebhookCard({ operatorId, canWrite }: { operatorId: string; canW
   const client = useQueryClient();
   const config = useQuery({ queryKey: ['webhook', operatorId], queryFn: () => get<WebhookView>(base) });
   const events = useQuery({ queryKey: ['webhook-events', operatorId], queryFn: () => get<Answer<'listWebhookEvents'>>(`${base}/events?limit=20`) });
-  const deliveries = useQuery({ queryKey: ['webhook-deliveries', operatorId], queryFn: () => get<Answer<'listWebhookDeliveries'>>(`${base}/deliveries?limit=20`) });
+  const deliveries = useQuery({
+    queryKey: ['webhook-deliveries', operatorId],
+    queryFn: () => get<Answer<'listWebhookDeliveries'>>(`${base}/deliveries?limit=20`),
+  });
   const [draft, setDraft] = useState<Endpoint | null>(null);
   const refresh = async () => {
     for (const k of ['webhook', 'webhook-events', 'webhook-deliveries', 'history']) await client.invalidateQueries({ queryKey: [k, operatorId] });

@@ -5,7 +5,18 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { CHROMIUM, SCREENSHOT_DIR } from './built.js';
 
 export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-dev-shm-usage'] });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
+  });
 }
 
 export type WatchedPage = Page & { problems: string[] };
@@ -39,7 +50,11 @@ export function apiFromPage(page: Page, method: string, url: string, body?: unkn
   return page.evaluate(
     async ([m, u, b]) => {
       const token = ((await (await fetch('/api/admin/auth/csrf')).json()) as { csrfToken: string }).csrfToken;
-      const res = await fetch(u as string, { method: m as string, headers: { 'content-type': 'application/json', 'x-csrf-token': token }, body: b === undefined ? undefined : JSON.stringify(b) });
+      const res = await fetch(u as string, {
+        method: m as string,
+        headers: { 'content-type': 'application/json', 'x-csrf-token': token },
+        body: b === undefined ? undefined : JSON.stringify(b),
+      });
       const json = (await res.json().catch(() => ({}))) as { code?: string };
       return { status: res.status, code: json.code };
     },

@@ -255,7 +255,14 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
       const origin = event.origin;
       const reply = (m: Json) => window.parent.postMessage(m, origin);
       if ('invalid' in read) {
-        if (read.requestId) reply({ type: MSG.switchResult, requestId: read.requestId, ok: false, code: 'VALIDATION_ERROR', message: 'requestId, operatorId, launchToken and game are required strings' });
+        if (read.requestId)
+          reply({
+            type: MSG.switchResult,
+            requestId: read.requestId,
+            ok: false,
+            code: 'VALIDATION_ERROR',
+            message: 'requestId, operatorId, launchToken and game are required strings',
+          });
         return;
       }
       switchQueue.current = switchQueue.current.then(() => runSwitch(read.request, reply));
@@ -291,19 +298,28 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
     const minutes = rules.realityCheckMinutes;
     if (!sessionKey || !minutes || reality || left) return;
     const due = realityFrom.current + minutes * 60_000;
-    const timer = setTimeout(() => {
-      const r = current.current;
-      if (!r) return;
-      const at = Date.now();
-      // Betting pauses: an autobet run stops after its bet in flight; the page is locked meanwhile.
-      autobetStops.current.forEach((stop) => stop('realityCheck'));
-      const shown = { elapsedMs: at - startedAt, net: netRef.current };
-      setReality(shown);
-      postToCasino(
-        { type: MSG.realityCheck, sessionId: r.session.sessionId, elapsedMinutes: Math.floor(shown.elapsedMs / 60_000), netPosition: Number(toDecimalText(shown.net, r.config.decimals)), currency: r.session.currency },
-        realityPolicy(),
-      );
-    }, Math.max(0, due - Date.now()));
+    const timer = setTimeout(
+      () => {
+        const r = current.current;
+        if (!r) return;
+        const at = Date.now();
+        // Betting pauses: an autobet run stops after its bet in flight; the page is locked meanwhile.
+        autobetStops.current.forEach((stop) => stop('realityCheck'));
+        const shown = { elapsedMs: at - startedAt, net: netRef.current };
+        setReality(shown);
+        postToCasino(
+          {
+            type: MSG.realityCheck,
+            sessionId: r.session.sessionId,
+            elapsedMinutes: Math.floor(shown.elapsedMs / 60_000),
+            netPosition: Number(toDecimalText(shown.net, r.config.decimals)),
+            currency: r.session.currency,
+          },
+          realityPolicy(),
+        );
+      },
+      Math.max(0, due - Date.now()),
+    );
     return () => clearTimeout(timer);
   }, [sessionKey, rules.realityCheckMinutes, reality, left, startedAt, realityPolicy]);
 
@@ -363,7 +379,10 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
       },
       seedField: () => {
         lastStartAt.current = Date.now();
-        return { ...(pendingSeedRef.current === null ? {} : { clientSeed: pendingSeedRef.current }), ...(autobetActive.current ? { autobet: true as const } : {}) };
+        return {
+          ...(pendingSeedRef.current === null ? {} : { clientSeed: pendingSeedRef.current }),
+          ...(autobetActive.current ? { autobet: true as const } : {}),
+        };
       },
       rules: session.rules,
       pace: () => new Promise<void>((resolve) => setTimeout(resolve, paceWait())),
@@ -431,10 +450,26 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
           <div className="gp-topbar-end">
             <SessionSummary net={net} elapsedMs={clock - startedAt} showNet={rules.showNetPosition} showElapsed={rules.showElapsedTime} money={env.money} />
             {showBalance && <Balance value={balance} currency={state.config.currency} decimals={state.config.decimals} compact={launch.embed} />}
-            <button type="button" className={`gp-shield-btn gp-tool-btn${popover === 'stats' ? ' is-open' : ''}`} onClick={() => setPopover((p) => (p === 'stats' ? null : 'stats'))} aria-expanded={popover === 'stats'} aria-label={t('stats.open')} title={t('stats.open')} data-testid="stats-button">
+            <button
+              type="button"
+              className={`gp-shield-btn gp-tool-btn${popover === 'stats' ? ' is-open' : ''}`}
+              onClick={() => setPopover((p) => (p === 'stats' ? null : 'stats'))}
+              aria-expanded={popover === 'stats'}
+              aria-label={t('stats.open')}
+              title={t('stats.open')}
+              data-testid="stats-button"
+            >
               <ChartIcon />
             </button>
-            <button type="button" className={`gp-shield-btn gp-tool-btn${popover === 'settings' ? ' is-open' : ''}`} onClick={() => setPopover((p) => (p === 'settings' ? null : 'settings'))} aria-expanded={popover === 'settings'} aria-label={t('settings.open')} title={t('settings.open')} data-testid="settings-button">
+            <button
+              type="button"
+              className={`gp-shield-btn gp-tool-btn${popover === 'settings' ? ' is-open' : ''}`}
+              onClick={() => setPopover((p) => (p === 'settings' ? null : 'settings'))}
+              aria-expanded={popover === 'settings'}
+              aria-label={t('settings.open')}
+              title={t('settings.open')}
+              data-testid="settings-button"
+            >
               <GearIcon />
             </button>
             <ShieldButton open={shieldOpen} onToggle={() => setShieldOpen((o) => !o)} />
@@ -447,7 +482,9 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
         {autobetNote && (
           <p className="gp-banner" role="status" data-testid="autobet-stopped" data-reason={autobetNote}>
             {t(`autobet.stopped.${autobetNote}`)}
-            <button type="button" className="gp-link-btn" onClick={() => setAutobetNote(null)} aria-label={t('shield.close')}>×</button>
+            <button type="button" className="gp-link-btn" onClick={() => setAutobetNote(null)} aria-label={t('shield.close')}>
+              ×
+            </button>
           </p>
         )}
         <div className="gp-main">

@@ -16,7 +16,11 @@ export type RulesAnswer = SessionAnswer['rules'];
 
 type JsonOf<R> = R extends { content: { 'application/json': infer T } } ? T : never;
 /** The JSON answer of an operation (its 200, else its 201). */
-export type Answer<Op extends keyof operations> = operations[Op]['responses'] extends { 200: infer R } ? JsonOf<R> : operations[Op]['responses'] extends { 201: infer R } ? JsonOf<R> : never;
+export type Answer<Op extends keyof operations> = operations[Op]['responses'] extends { 200: infer R }
+  ? JsonOf<R>
+  : operations[Op]['responses'] extends { 201: infer R }
+    ? JsonOf<R>
+    : never;
 /** A round of My bets (GET /api/player/bets): the round answer without the callback audit and balance. */
 export type PlayerBet = Answer<'listPlayerBets'>['bets'][number];
 /** A free bet of the session (GET /api/sessions/{sessionId}/free-bets). */

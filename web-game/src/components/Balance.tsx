@@ -9,7 +9,9 @@ export function Balance({ value, currency, decimals, compact }: { value: Minor |
       {!compact && <span className="gp-balance-label">{t('app.balance')}</span>}
       <span className="gp-balance-value">
         <WalletIcon />
-        <output data-testid="balance-value" aria-live="polite">{value === null ? '—' : formatMinor(value, decimals)}</output>
+        <output data-testid="balance-value" aria-live="polite">
+          {value === null ? '—' : formatMinor(value, decimals)}
+        </output>
         <span className="gp-currency">{currency}</span>
       </span>
     </div>

@@ -15,7 +15,17 @@ import { doubleStake, halfStake, largestPayout, maxStake, maxStakeForPayout, min
  * refused by the server, so the field says so before the bet (and the games disable their button);
  * with `capped` (Mines) such a win is paid at maxPayout instead, which the field says.
  */
-export function BetAmount({ disabled, multiplier, maxMultiplier, capped }: { disabled: boolean; multiplier?: number | null; maxMultiplier?: number | null; capped?: boolean }) {
+export function BetAmount({
+  disabled,
+  multiplier,
+  maxMultiplier,
+  capped,
+}: {
+  disabled: boolean;
+  multiplier?: number | null;
+  maxMultiplier?: number | null;
+  capped?: boolean;
+}) {
   const env = useGameEnv();
   const { config } = env;
   const id = useId();
@@ -59,7 +69,11 @@ export function BetAmount({ disabled, multiplier, maxMultiplier, capped }: { dis
       if (top > config.maxPayout) {
         const most = maxStakeForPayout(m4, config.maxPayout, config);
         if (capped) note = t('bet.payoutCapped', { max: env.money(config.maxPayout) });
-        else problem = most === null ? t('bet.payoutTooHighAny', { win: env.money(top), max: env.money(config.maxPayout) }) : t('bet.payoutTooHigh', { win: env.money(top), max: env.money(config.maxPayout), stake: env.money(most) });
+        else
+          problem =
+            most === null
+              ? t('bet.payoutTooHighAny', { win: env.money(top), max: env.money(config.maxPayout) })
+              : t('bet.payoutTooHigh', { win: env.money(top), max: env.money(config.maxPayout), stake: env.money(most) });
       }
     }
   }
@@ -69,7 +83,9 @@ export function BetAmount({ disabled, multiplier, maxMultiplier, capped }: { dis
   return (
     <div className="gp-field gp-amount">
       <div className="gp-label-row">
-        <label className="gp-label" htmlFor={id}>{t('bet.amount')}</label>
+        <label className="gp-label" htmlFor={id}>
+          {t('bet.amount')}
+        </label>
         <span className="gp-label-aside">{config.currency}</span>
       </div>
       <div className={`gp-amount-box${problem ? ' is-invalid' : ''}`}>
@@ -90,15 +106,57 @@ export function BetAmount({ disabled, multiplier, maxMultiplier, capped }: { dis
           aria-describedby={`${id}-hint`}
           data-testid="amount-input"
         />
-        <button type="button" className="gp-chip" onClick={() => set(halfStake(base, config))} disabled={disabled} aria-label={t('bet.halfLabel')} data-testid="amount-half">{t('bet.half')}</button>
-        <button type="button" className="gp-chip" onClick={() => set(doubleStake(base, config))} disabled={disabled} aria-label={t('bet.doubleLabel')} data-testid="amount-double">{t('bet.double')}</button>
+        <button
+          type="button"
+          className="gp-chip"
+          onClick={() => set(halfStake(base, config))}
+          disabled={disabled}
+          aria-label={t('bet.halfLabel')}
+          data-testid="amount-half"
+        >
+          {t('bet.half')}
+        </button>
+        <button
+          type="button"
+          className="gp-chip"
+          onClick={() => set(doubleStake(base, config))}
+          disabled={disabled}
+          aria-label={t('bet.doubleLabel')}
+          data-testid="amount-double"
+        >
+          {t('bet.double')}
+        </button>
       </div>
       <div className="gp-amount-row">
-        <button type="button" className="gp-chip is-wide" onClick={() => set(minStake(config))} disabled={disabled} aria-label={t('bet.minLabel')} data-testid="amount-min">{t('bet.min')}</button>
-        <button type="button" className="gp-chip is-wide" onClick={() => set(maxStake(config, env.balance))} disabled={disabled} aria-label={t('bet.maxLabel')} data-testid="amount-max">{t('bet.max')}</button>
+        <button
+          type="button"
+          className="gp-chip is-wide"
+          onClick={() => set(minStake(config))}
+          disabled={disabled}
+          aria-label={t('bet.minLabel')}
+          data-testid="amount-min"
+        >
+          {t('bet.min')}
+        </button>
+        <button
+          type="button"
+          className="gp-chip is-wide"
+          onClick={() => set(maxStake(config, env.balance))}
+          disabled={disabled}
+          aria-label={t('bet.maxLabel')}
+          data-testid="amount-max"
+        >
+          {t('bet.max')}
+        </button>
       </div>
-      <p id={`${id}-hint`} className={`gp-hint${problem ? ' is-error' : note ? ' is-note' : ''}`} data-testid="amount-hint" data-problem={problem ? 'true' : undefined}>
-        {problem ?? note ??
+      <p
+        id={`${id}-hint`}
+        className={`gp-hint${problem ? ' is-error' : note ? ' is-note' : ''}`}
+        data-testid="amount-hint"
+        data-problem={problem ? 'true' : undefined}
+      >
+        {problem ??
+          note ??
           (config.maxBet === null
             ? t('bet.limitsNoMax', { min: fmt(config.minBet), step: fmt(config.stakeStep) })
             : t('bet.limits', { min: fmt(config.minBet), max: fmt(config.maxBet), step: fmt(config.stakeStep) }))}

@@ -74,11 +74,25 @@ export function FreeBets({ onRoundOpened }: { onRoundOpened?: () => void }) {
   };
 
   return (
-    <div className="gp-free-bets" data-testid="free-bets" role="region" aria-label="Free bets" style={{ display: 'flex', alignItems: 'center', gap: '0.75rem', padding: '0.4rem 0.75rem', flexWrap: 'wrap' }}>
+    <div
+      className="gp-free-bets"
+      data-testid="free-bets"
+      role="region"
+      aria-label="Free bets"
+      style={{ display: 'flex', alignItems: 'center', gap: '0.75rem', padding: '0.4rem 0.75rem', flexWrap: 'wrap' }}
+    >
       <span data-testid="free-bets-left" data-left={left}>
         {left === 1 ? '1 free bet left' : `${left} free bets left`} · {env.money(amount)}
       </span>
-      <button type="button" className="gp-bet-btn is-primary" style={{ width: 'auto', padding: '0.35rem 0.9rem' }} onClick={() => void use()} disabled={busy || env.locked} data-testid="free-bet-use" aria-busy={busy || undefined}>
+      <button
+        type="button"
+        className="gp-bet-btn is-primary"
+        style={{ width: 'auto', padding: '0.35rem 0.9rem' }}
+        onClick={() => void use()}
+        disabled={busy || env.locked}
+        data-testid="free-bet-use"
+        aria-busy={busy || undefined}
+      >
         {busy ? 'Playing…' : 'Use a free bet'}
       </button>
       {message && (

@@ -25,9 +25,15 @@ export function RoundFacts({ round, showProof = true }: { round: StoredRound; sh
     <>
       <dl className="gp-facts gp-facts-grid" data-testid="round-facts">
         <dt>{t('bets.round')}</dt>
-        <dd><code className="gp-break" data-testid="round-id">{round.roundId}</code></dd>
+        <dd>
+          <code className="gp-break" data-testid="round-id">
+            {round.roundId}
+          </code>
+        </dd>
         <dt>{t('bets.status')}</dt>
-        <dd data-testid="round-status" data-status={round.roundStatus}>{t(`status.${round.roundStatus}`)}</dd>
+        <dd data-testid="round-status" data-status={round.roundStatus}>
+          {t(`status.${round.roundStatus}`)}
+        </dd>
         <dt>{t('replay.stake')}</dt>
         <dd>{money(round, round.amount)}</dd>
         {round.totalStaked !== round.amount && (
@@ -45,7 +51,9 @@ export function RoundFacts({ round, showProof = true }: { round: StoredRound; sh
         {Object.keys(round.params).length > 0 && (
           <>
             <dt>{t('bets.params')}</dt>
-            <dd><code className="gp-break">{JSON.stringify(round.params)}</code></dd>
+            <dd>
+              <code className="gp-break">{JSON.stringify(round.params)}</code>
+            </dd>
           </>
         )}
       </dl>
@@ -54,17 +62,29 @@ export function RoundFacts({ round, showProof = true }: { round: StoredRound; sh
           <h3>{t('bets.proof')}</h3>
           <dl className="gp-facts">
             <dt>{t('shield.serverSeedHash')}</dt>
-            <dd><code className="gp-break" data-testid="proof-hash">{round.fairness.serverSeedHash}</code></dd>
+            <dd>
+              <code className="gp-break" data-testid="proof-hash">
+                {round.fairness.serverSeedHash}
+              </code>
+            </dd>
             {round.fairness.serverSeed && (
               <>
                 <dt>{t('verify.serverSeed')}</dt>
-                <dd><code className="gp-break" data-testid="proof-seed">{round.fairness.serverSeed}</code></dd>
+                <dd>
+                  <code className="gp-break" data-testid="proof-seed">
+                    {round.fairness.serverSeed}
+                  </code>
+                </dd>
               </>
             )}
             <dt>{t('shield.clientSeed')}</dt>
-            <dd><code className="gp-break">{round.fairness.clientSeed}</code></dd>
+            <dd>
+              <code className="gp-break">{round.fairness.clientSeed}</code>
+            </dd>
             <dt>{t('verify.nonce')}</dt>
-            <dd><code>{round.fairness.nonce}</code></dd>
+            <dd>
+              <code>{round.fairness.nonce}</code>
+            </dd>
           </dl>
           <Suspense fallback={<p className="gp-hint">{t('bets.checking')}</p>}>
             <RoundProof round={round} />
@@ -78,7 +98,9 @@ export function RoundFacts({ round, showProof = true }: { round: StoredRound; sh
 function Detail({ round, onBack, openVerifier }: { round: StoredRound; onBack(): void; openVerifier(i: VerifyInputs): void }) {
   return (
     <div className="gp-tab-body" data-testid="bet-detail" data-round={round.roundId}>
-      <button type="button" className="gp-link-btn" onClick={onBack} data-testid="bet-back">← {t('bets.back')}</button>
+      <button type="button" className="gp-link-btn" onClick={onBack} data-testid="bet-back">
+        ← {t('bets.back')}
+      </button>
       <h3 className="gp-detail-title">{t(`games.${round.gameType}`)}</h3>
       <div className="gp-rb">
         <RoundBoard round={round} />
@@ -86,9 +108,18 @@ function Detail({ round, onBack, openVerifier }: { round: StoredRound; onBack():
       <RoundFacts round={round} />
       <div className="gp-btn-row">
         {round.fairness.serverSeed && (
-          <button type="button" className="gp-btn" onClick={() => void import('../verifier/Verifier').then((m) => openVerifier(m.inputsOfRound(round)))} data-testid="bet-open-verifier">{t('bets.openVerifier')}</button>
+          <button
+            type="button"
+            className="gp-btn"
+            onClick={() => void import('../verifier/Verifier').then((m) => openVerifier(m.inputsOfRound(round)))}
+            data-testid="bet-open-verifier"
+          >
+            {t('bets.openVerifier')}
+          </button>
         )}
-        <a className="gp-btn gp-btn-link" href={replayUrl(round.roundId)} target="_blank" rel="noopener noreferrer" data-testid="bet-replay-link">{t('bets.replayLink')}</a>
+        <a className="gp-btn gp-btn-link" href={replayUrl(round.roundId)} target="_blank" rel="noopener noreferrer" data-testid="bet-replay-link">
+          {t('bets.replayLink')}
+        </a>
       </div>
     </div>
   );
@@ -121,30 +152,70 @@ export function MyBets({ sessionId, openVerifier }: { sessionId: string; openVer
   return (
     <div className="gp-tab-body" data-testid="my-bets">
       <div className="gp-bets-head">
-        <button type="button" className="gp-link-btn" onClick={() => void load(null)} data-testid="bets-refresh">↻ {t('bets.refresh')}</button>
+        <button type="button" className="gp-link-btn" onClick={() => void load(null)} data-testid="bets-refresh">
+          ↻ {t('bets.refresh')}
+        </button>
       </div>
-      {failed && <p className="gp-hint is-error" role="alert">{t('bets.failed')}</p>}
+      {failed && (
+        <p className="gp-hint is-error" role="alert">
+          {t('bets.failed')}
+        </p>
+      )}
       {rounds === null && !failed && <p className="gp-muted">{t('bets.loading')}</p>}
-      {rounds?.length === 0 && <p className="gp-muted" data-testid="bets-empty">{t('bets.empty')}</p>}
+      {rounds?.length === 0 && (
+        <p className="gp-muted" data-testid="bets-empty">
+          {t('bets.empty')}
+        </p>
+      )}
       {rounds && rounds.length > 0 && (
         <table className="gp-bets-table">
           <thead>
-            <tr><th>{t('bets.game')}</th><th>{t('bets.amount')}</th><th>{t('bets.multiplier')}</th><th>{t('bets.payout')}</th><th>{t('bets.time')}</th></tr>
+            <tr>
+              <th>{t('bets.game')}</th>
+              <th>{t('bets.amount')}</th>
+              <th>{t('bets.multiplier')}</th>
+              <th>{t('bets.payout')}</th>
+              <th>{t('bets.time')}</th>
+            </tr>
           </thead>
           <tbody>
             {rounds.map((r) => (
-              <tr key={r.roundId} className={r.won ? 'is-win' : ''} onClick={() => setOpen(r)} data-testid="bet-row" data-round={r.roundId} data-game={r.gameType}>
-                <td><button type="button" className="gp-link-btn" onClick={(e) => { e.stopPropagation(); setOpen(r); }}>{t(`games.${r.gameType}`)}</button></td>
+              <tr
+                key={r.roundId}
+                className={r.won ? 'is-win' : ''}
+                onClick={() => setOpen(r)}
+                data-testid="bet-row"
+                data-round={r.roundId}
+                data-game={r.gameType}
+              >
+                <td>
+                  <button
+                    type="button"
+                    className="gp-link-btn"
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      setOpen(r);
+                    }}
+                  >
+                    {t(`games.${r.gameType}`)}
+                  </button>
+                </td>
                 <td>{money(r, r.amount)}</td>
                 <td>{r.roundStatus === 'active' ? '—' : `${formatMultiplier(r.multiplier)}×`}</td>
                 <td>{r.roundStatus === 'active' ? t('status.active') : money(r, r.payout)}</td>
-                <td className="gp-muted" title={formatTime(r.createdAt)}>{formatShortTime(r.createdAt)}</td>
+                <td className="gp-muted" title={formatTime(r.createdAt)}>
+                  {formatShortTime(r.createdAt)}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      {cursor && <button type="button" className="gp-btn" onClick={() => void load(cursor)} data-testid="bets-more">{t('bets.more')}</button>}
+      {cursor && (
+        <button type="button" className="gp-btn" onClick={() => void load(cursor)} data-testid="bets-more">
+          {t('bets.more')}
+        </button>
+      )}
     </div>
   );
 }

@@ -19,12 +19,21 @@ export function PlayingCard({ code, delayMs = 0, flip = false, testId }: { code:
   const suit = SUITS[suitCode] ?? { symbol: '?', red: false };
   const label = t('cards.label', { rank: NAMED_RANKS.includes(rank) ? t(`cards.${rank}`) : rank, suit: suit.symbol === '?' ? '' : t(`cards.${suitCode}`) });
   return (
-    <div className={`gp-card${suit.red ? ' is-red' : ''}${flip ? ' is-flip' : ''}`} style={style} role="img" aria-label={label} data-testid={testId} data-card={code}>
+    <div
+      className={`gp-card${suit.red ? ' is-red' : ''}${flip ? ' is-flip' : ''}`}
+      style={style}
+      role="img"
+      aria-label={label}
+      data-testid={testId}
+      data-card={code}
+    >
       <span className="gp-card-corner">
         <span>{rank}</span>
         <span>{suit.symbol}</span>
       </span>
-      <span className="gp-card-pip" aria-hidden="true">{suit.symbol}</span>
+      <span className="gp-card-pip" aria-hidden="true">
+        {suit.symbol}
+      </span>
     </div>
   );
 }

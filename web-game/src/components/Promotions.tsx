@@ -80,14 +80,25 @@ export function Promotions() {
     <section className="gp-promos" data-testid="promotions" aria-label={t('promo.region')}>
       {wins.slice(0, 1).map((w) => (
         <div key={`${w.promoId}:${w.prize}`} className="gp-promo-win" role="status" data-testid="promo-win" data-promo={w.promoId}>
-          <span className="gp-promo-win-text"><span className="gp-promo-icon"><GiftIcon /></span> {t(w.roundId ? 'promo.wonDrop' : 'promo.wonTournament', { amount: money(w.amount) })}</span>
+          <span className="gp-promo-win-text">
+            <span className="gp-promo-icon">
+              <GiftIcon />
+            </span>{' '}
+            {t(w.roundId ? 'promo.wonDrop' : 'promo.wonTournament', { amount: money(w.amount) })}
+          </span>
           <span className="gp-promo-actions">
             {w.roundId && (
               <button type="button" className="gp-link-btn" onClick={() => setChecking(checking === w.promoId ? null : w.promoId)} data-testid="promo-verify">
                 {t('promo.verifyDrop')}
               </button>
             )}
-            <button type="button" className="gp-link-btn" onClick={() => setDismissed((d) => new Set(d).add(`${w.promoId}:${w.prize}`))} aria-label={t('promo.dismiss')} data-testid="promo-win-dismiss">
+            <button
+              type="button"
+              className="gp-link-btn"
+              onClick={() => setDismissed((d) => new Set(d).add(`${w.promoId}:${w.prize}`))}
+              aria-label={t('promo.dismiss')}
+              data-testid="promo-win-dismiss"
+            >
               ×
             </button>
           </span>
@@ -97,14 +108,26 @@ export function Promotions() {
         const expanded = open === tn.promoId;
         return (
           <div key={tn.promoId} className="gp-promo" data-testid="tournament" data-promo={tn.promoId}>
-            <button type="button" className="gp-promo-head" onClick={() => setOpen(expanded ? null : tn.promoId)} aria-expanded={expanded} data-testid="tournament-toggle">
-              <span className="gp-promo-icon is-gold"><TrophyIcon /></span>
+            <button
+              type="button"
+              className="gp-promo-head"
+              onClick={() => setOpen(expanded ? null : tn.promoId)}
+              aria-expanded={expanded}
+              data-testid="tournament-toggle"
+            >
+              <span className="gp-promo-icon is-gold">
+                <TrophyIcon />
+              </span>
               <span className="gp-promo-name">{tn.name ?? t('promo.tournament')}</span>
               <span className="gp-promo-me" data-testid="tournament-you">
                 {tn.you ? t('promo.yourRank', { rank: tn.you.rank, players: tn.players }) : t('promo.notRanked')}
               </span>
-              <span className="gp-promo-time" data-testid="tournament-time">{t('promo.timeLeft', { time: timeLeft(tn.endsAt, now) })}</span>
-              <span className="gp-promo-caret" aria-hidden="true">{expanded ? '▴' : '▾'}</span>
+              <span className="gp-promo-time" data-testid="tournament-time">
+                {t('promo.timeLeft', { time: timeLeft(tn.endsAt, now) })}
+              </span>
+              <span className="gp-promo-caret" aria-hidden="true">
+                {expanded ? '▴' : '▾'}
+              </span>
             </button>
             {expanded && (
               <div className="gp-promo-body" data-testid="leaderboard">
@@ -118,8 +141,12 @@ export function Promotions() {
                     <tr>
                       <th scope="col">#</th>
                       <th scope="col">{t('promo.player')}</th>
-                      <th scope="col" className="is-num">{t('promo.score')}</th>
-                      <th scope="col" className="is-num">{t('promo.prize')}</th>
+                      <th scope="col" className="is-num">
+                        {t('promo.score')}
+                      </th>
+                      <th scope="col" className="is-num">
+                        {t('promo.prize')}
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -150,9 +177,13 @@ export function Promotions() {
       {panel.drops.map((d) => (
         <div key={d.promoId} className="gp-promo" data-testid="drop" data-promo={d.promoId}>
           <div className="gp-promo-head is-static">
-            <span className="gp-promo-icon is-violet"><GiftIcon /></span>
+            <span className="gp-promo-icon is-violet">
+              <GiftIcon />
+            </span>
             <span className="gp-promo-name">{d.name ?? t('promo.drop')}</span>
-            <span className="gp-promo-me" data-testid="drop-left">{t('promo.dropLeft', { left: d.prizesLeft, total: d.prizes.length })}</span>
+            <span className="gp-promo-me" data-testid="drop-left">
+              {t('promo.dropLeft', { left: d.prizesLeft, total: d.prizes.length })}
+            </span>
             <span className="gp-promo-time">{t('promo.timeLeft', { time: timeLeft(d.endsAt, now) })}</span>
           </div>
           <p className="gp-promo-meta">
@@ -160,7 +191,10 @@ export function Promotions() {
             {d.serverSeedHash !== null && (
               <>
                 {' · '}
-                {t('promo.hash')} <code className="gp-nowrap" title={d.serverSeedHash}>{d.serverSeedHash.slice(0, 12)}…</code>
+                {t('promo.hash')}{' '}
+                <code className="gp-nowrap" title={d.serverSeedHash}>
+                  {d.serverSeedHash.slice(0, 12)}…
+                </code>
               </>
             )}
           </p>

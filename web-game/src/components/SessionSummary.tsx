@@ -21,7 +21,19 @@ export function signedMoney(net: Minor, money: (m: Minor) => string): string {
   return money(0n);
 }
 
-export function SessionSummary({ net, elapsedMs, showNet, showElapsed, money }: { net: Minor; elapsedMs: number; showNet: boolean; showElapsed: boolean; money: (m: Minor) => string }) {
+export function SessionSummary({
+  net,
+  elapsedMs,
+  showNet,
+  showElapsed,
+  money,
+}: {
+  net: Minor;
+  elapsedMs: number;
+  showNet: boolean;
+  showElapsed: boolean;
+  money: (m: Minor) => string;
+}) {
   if (!showNet && !showElapsed) return null;
   return (
     <div className="gp-rg-summary" role="group" aria-label={t('rg.header')} data-testid="rg-summary">
@@ -42,10 +54,29 @@ export function SessionSummary({ net, elapsedMs, showNet, showElapsed, money }: 
 }
 
 /** The reality check (issue 27): betting pauses; time played and net position; Continue or Leave. */
-export function RealityCheck({ elapsedMs, net, money, onContinue, onLeave }: { elapsedMs: number; net: Minor; money: (m: Minor) => string; onContinue(): void; onLeave(): void }) {
+export function RealityCheck({
+  elapsedMs,
+  net,
+  money,
+  onContinue,
+  onLeave,
+}: {
+  elapsedMs: number;
+  net: Minor;
+  money: (m: Minor) => string;
+  onContinue(): void;
+  onLeave(): void;
+}) {
   return (
     <div className="gp-overlay gp-rg-overlay">
-      <div className="gp-rg-dialog" role="alertdialog" aria-modal="true" aria-labelledby="gp-rg-title" aria-describedby="gp-rg-body" data-testid="reality-check">
+      <div
+        className="gp-rg-dialog"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby="gp-rg-title"
+        aria-describedby="gp-rg-body"
+        data-testid="reality-check"
+      >
         <h2 id="gp-rg-title">{t('rg.realityTitle')}</h2>
         <div id="gp-rg-body">
           <p data-testid="reality-elapsed">{t('rg.realityBody', { time: formatElapsed(elapsedMs) })}</p>

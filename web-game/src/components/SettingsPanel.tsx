@@ -19,10 +19,18 @@ export function SettingsPanel({ prefs, onChange, onClose }: { prefs: Preferences
     <div className="gp-popover" role="dialog" aria-label={t('settings.title')} data-testid="settings-panel">
       <div className="gp-side-head">
         <h2>{t('settings.title')}</h2>
-        <button type="button" className="gp-icon-btn" onClick={onClose} aria-label={t('shield.close')}>×</button>
+        <button type="button" className="gp-icon-btn" onClick={onClose} aria-label={t('shield.close')}>
+          ×
+        </button>
       </div>
       <Toggle label={t('settings.sound')} on={prefs.sound} onChange={(sound) => onChange({ ...prefs, sound })} testId="setting-sound" />
-      <Toggle label={t('settings.hotkeys')} help={t('settings.hotkeysHelp')} on={prefs.hotkeys} onChange={(hotkeys) => onChange({ ...prefs, hotkeys })} testId="setting-hotkeys" />
+      <Toggle
+        label={t('settings.hotkeys')}
+        help={t('settings.hotkeysHelp')}
+        on={prefs.hotkeys}
+        onChange={(hotkeys) => onChange({ ...prefs, hotkeys })}
+        testId="setting-hotkeys"
+      />
     </div>
   );
 }

@@ -21,7 +21,16 @@ const VerifierForm = lazy(() => import('../verifier/Verifier').then((m) => ({ de
 
 export function ShieldButton({ open, onToggle }: { open: boolean; onToggle(): void }) {
   return (
-    <button type="button" className={`gp-shield-btn${open ? ' is-open' : ''}`} onClick={onToggle} aria-expanded={open} aria-controls="gp-side-panel" aria-label={t('shield.open')} title={t('shield.open')} data-testid="shield">
+    <button
+      type="button"
+      className={`gp-shield-btn${open ? ' is-open' : ''}`}
+      onClick={onToggle}
+      aria-expanded={open}
+      aria-controls="gp-side-panel"
+      aria-label={t('shield.open')}
+      title={t('shield.open')}
+      data-testid="shield"
+    >
       <ShieldIcon />
     </button>
   );
@@ -61,7 +70,14 @@ const isValidClientSeed = (v: string) => /^[^\p{C}]+$/u.test(v) && [...v].length
 
 const copy = (text: string) => void navigator.clipboard?.writeText(text).catch(() => undefined);
 
-function SeedsTab({ fairness, sessionId, pendingClientSeed, setPendingClientSeed, onRotated, openVerifier }: ShieldProps & { openVerifier(i: VerifyInputs): void }) {
+function SeedsTab({
+  fairness,
+  sessionId,
+  pendingClientSeed,
+  setPendingClientSeed,
+  onRotated,
+  openVerifier,
+}: ShieldProps & { openVerifier(i: VerifyInputs): void }) {
   const [draft, setDraft] = useState(pendingClientSeed ?? fairness.clientSeed);
   const [saved, setSaved] = useState(false);
   const [rotating, setRotating] = useState(false);
@@ -75,7 +91,14 @@ function SeedsTab({ fairness, sessionId, pendingClientSeed, setPendingClientSeed
    * player's newest stored round with the pair's hash; the seed is revealed now.
    */
   const verifyLast = async (r: Rotation) => {
-    const fallback: VerifyInputs = { gameType: 'dice', serverSeed: r.previousServerSeed, serverSeedHash: r.previousServerSeedHash, clientSeed: r.previousClientSeed, nonce: String(r.previousNonce - 1), params: '{"target": 50.5, "direction": "over"}' };
+    const fallback: VerifyInputs = {
+      gameType: 'dice',
+      serverSeed: r.previousServerSeed,
+      serverSeedHash: r.previousServerSeedHash,
+      clientSeed: r.previousClientSeed,
+      nonce: String(r.previousNonce - 1),
+      params: '{"target": 50.5, "direction": "over"}',
+    };
     try {
       const j = await api.get(`/api/player/bets?${new URLSearchParams({ sessionId, limit: '20' }).toString()}`);
       const rounds = (Array.isArray(j.bets) ? (j.bets as PlayerBet[]) : []).map(readStoredRound).filter((x): x is StoredRound => x !== null);
@@ -95,7 +118,12 @@ function SeedsTab({ fairness, sessionId, pendingClientSeed, setPendingClientSeed
       const body: Record<string, unknown> = { sessionId };
       if (pendingClientSeed) body.clientSeed = pendingClientSeed;
       const j = await api.post('/api/fairness/rotate', body);
-      setRotation({ previousServerSeed: String(j.previousServerSeed), previousServerSeedHash: String(j.previousServerSeedHash), previousClientSeed: String(j.previousClientSeed), previousNonce: Number(j.previousNonce) });
+      setRotation({
+        previousServerSeed: String(j.previousServerSeed),
+        previousServerSeedHash: String(j.previousServerSeedHash),
+        previousClientSeed: String(j.previousClientSeed),
+        previousNonce: Number(j.previousNonce),
+      });
       setPendingClientSeed(null);
       onRotated({ serverSeedHash: String(j.serverSeedHash), clientSeed: String(j.clientSeed), nonce: Number(j.nonce) });
       setDraft(String(j.clientSeed));
@@ -111,13 +139,21 @@ function SeedsTab({ fairness, sessionId, pendingClientSeed, setPendingClientSeed
       <p className="gp-muted">{t('shield.intro')}</p>
       <dl className="gp-facts">
         <dt>{t('shield.serverSeedHash')}</dt>
-        <dd><code className="gp-break" data-testid="shield-hash">{fairness.serverSeedHash}</code></dd>
+        <dd>
+          <code className="gp-break" data-testid="shield-hash">
+            {fairness.serverSeedHash}
+          </code>
+        </dd>
         <dt>{t('shield.nonce')}</dt>
-        <dd><code data-testid="shield-nonce">{fairness.nonce}</code></dd>
+        <dd>
+          <code data-testid="shield-nonce">{fairness.nonce}</code>
+        </dd>
         {fairness.lastRoundId && (
           <>
             <dt>{t('shield.lastRound')}</dt>
-            <dd><code className="gp-break">{fairness.lastRoundId}</code></dd>
+            <dd>
+              <code className="gp-break">{fairness.lastRoundId}</code>
+            </dd>
           </>
         )}
       </dl>
@@ -130,32 +166,66 @@ function SeedsTab({ fairness, sessionId, pendingClientSeed, setPendingClientSeed
           setSaved(true);
         }}
       >
-        <label className="gp-label" htmlFor="gp-client-seed">{t('shield.clientSeed')}</label>
+        <label className="gp-label" htmlFor="gp-client-seed">
+          {t('shield.clientSeed')}
+        </label>
         <div className="gp-inline">
-          <input id="gp-client-seed" className={`gp-input${valid ? '' : ' is-invalid'}`} value={draft} maxLength={256} spellCheck={false} autoComplete="off" onChange={(e) => { setDraft(e.target.value); setSaved(false); }} data-testid="client-seed-input" />
-          <button type="submit" className="gp-btn" disabled={!valid} data-testid="client-seed-save">{t('shield.save')}</button>
+          <input
+            id="gp-client-seed"
+            className={`gp-input${valid ? '' : ' is-invalid'}`}
+            value={draft}
+            maxLength={256}
+            spellCheck={false}
+            autoComplete="off"
+            onChange={(e) => {
+              setDraft(e.target.value);
+              setSaved(false);
+            }}
+            data-testid="client-seed-input"
+          />
+          <button type="submit" className="gp-btn" disabled={!valid} data-testid="client-seed-save">
+            {t('shield.save')}
+          </button>
         </div>
-        <p className={`gp-hint${valid ? '' : ' is-error'}`} data-testid="client-seed-hint">{!valid ? t('shield.invalidClientSeed') : saved ? t('shield.saved') : t('shield.clientSeedHelp')}</p>
+        <p className={`gp-hint${valid ? '' : ' is-error'}`} data-testid="client-seed-hint">
+          {!valid ? t('shield.invalidClientSeed') : saved ? t('shield.saved') : t('shield.clientSeedHelp')}
+        </p>
       </form>
       <div className="gp-rotate">
         <p className="gp-hint">{t('shield.rotateHelp')}</p>
-        <button type="button" className="gp-btn gp-btn-secondary" onClick={() => void rotate()} disabled={rotating} data-testid="rotate">{rotating ? t('shield.rotating') : t('shield.rotate')}</button>
-        {problem && <p className="gp-hint is-error" role="alert" data-testid="rotate-problem">{problem}</p>}
+        <button type="button" className="gp-btn gp-btn-secondary" onClick={() => void rotate()} disabled={rotating} data-testid="rotate">
+          {rotating ? t('shield.rotating') : t('shield.rotate')}
+        </button>
+        {problem && (
+          <p className="gp-hint is-error" role="alert" data-testid="rotate-problem">
+            {problem}
+          </p>
+        )}
         {rotation && (
           <div className="gp-rotation" data-testid="rotation" role="status">
             <p className="gp-badge is-ok">{t('shield.rotated')}</p>
             <dl className="gp-facts">
               <dt>{t('shield.previousSeed')}</dt>
               <dd className="gp-copy-row">
-                <code className="gp-break" data-testid="previous-seed">{rotation.previousServerSeed}</code>
-                <button type="button" className="gp-chip is-wide" onClick={() => copy(rotation.previousServerSeed)}>⧉</button>
+                <code className="gp-break" data-testid="previous-seed">
+                  {rotation.previousServerSeed}
+                </code>
+                <button type="button" className="gp-chip is-wide" onClick={() => copy(rotation.previousServerSeed)}>
+                  ⧉
+                </button>
               </dd>
               <dt>{t('shield.previousHash')}</dt>
-              <dd><code className="gp-break">{rotation.previousServerSeedHash}</code></dd>
+              <dd>
+                <code className="gp-break">{rotation.previousServerSeedHash}</code>
+              </dd>
               <dt>{t('shield.previousNonce')}</dt>
-              <dd><code data-testid="previous-nonce">{rotation.previousNonce}</code></dd>
+              <dd>
+                <code data-testid="previous-nonce">{rotation.previousNonce}</code>
+              </dd>
               <dt>{t('shield.previousClientSeed')}</dt>
-              <dd><code className="gp-break">{rotation.previousClientSeed}</code></dd>
+              <dd>
+                <code className="gp-break">{rotation.previousClientSeed}</code>
+              </dd>
             </dl>
             {rotation.previousNonce > 0 && (
               <button type="button" className="gp-btn" onClick={() => void verifyLast(rotation)} data-testid="rotation-open-verifier">
@@ -191,12 +261,26 @@ export function ShieldPanel(props: ShieldProps) {
   return (
     <aside className="gp-side-panel" id="gp-side-panel" aria-label={t('shield.title')} data-testid="side-panel">
       <div className="gp-side-head">
-        <h2><ShieldIcon /> {t('shield.title')}</h2>
-        <button type="button" ref={closeRef} className="gp-icon-btn" onClick={onClose} aria-label={t('shield.close')}>×</button>
+        <h2>
+          <ShieldIcon /> {t('shield.title')}
+        </h2>
+        <button type="button" ref={closeRef} className="gp-icon-btn" onClick={onClose} aria-label={t('shield.close')}>
+          ×
+        </button>
       </div>
       <div className="gp-tabs" role="tablist">
         {tabs.map((x) => (
-          <button key={x.id} type="button" role="tab" aria-selected={tab === x.id} className={tab === x.id ? 'is-on' : ''} onClick={() => setTab(x.id)} data-testid={`shield-tab-${x.id}`}>{x.label}</button>
+          <button
+            key={x.id}
+            type="button"
+            role="tab"
+            aria-selected={tab === x.id}
+            className={tab === x.id ? 'is-on' : ''}
+            onClick={() => setTab(x.id)}
+            data-testid={`shield-tab-${x.id}`}
+          >
+            {x.label}
+          </button>
         ))}
       </div>
       {tab === 'seeds' && <SeedsTab {...props} openVerifier={openVerifier} />}

@@ -21,7 +21,14 @@ function ProfitChart({ series }: { series: Minor[] }) {
   const zero = y(0n);
   const last = points[points.length - 1] ?? 0n;
   return (
-    <svg className={`gp-chart ${last >= 0n ? 'is-up' : 'is-down'}`} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t('stats.chart')} data-testid="stats-chart" data-points={points.length}>
+    <svg
+      className={`gp-chart ${last >= 0n ? 'is-up' : 'is-down'}`}
+      viewBox={`0 0 ${W} ${H}`}
+      role="img"
+      aria-label={t('stats.chart')}
+      data-testid="stats-chart"
+      data-points={points.length}
+    >
       <line x1={0} x2={W} y1={zero} y2={zero} className="gp-chart-zero" />
       <polygon points={`0,${zero} ${line} ${W},${zero}`} className="gp-chart-area" />
       <polyline points={line} className="gp-chart-line" />
@@ -34,16 +41,40 @@ export function StatsPanel({ stats, money, onReset, onClose }: { stats: Stats; m
     <div className="gp-popover" role="dialog" aria-label={t('stats.title')} data-testid="stats-panel">
       <div className="gp-side-head">
         <h2>{t('stats.title')}</h2>
-        <button type="button" className="gp-icon-btn" onClick={onClose} aria-label={t('shield.close')}>×</button>
+        <button type="button" className="gp-icon-btn" onClick={onClose} aria-label={t('shield.close')}>
+          ×
+        </button>
       </div>
       <dl className="gp-stats-grid">
-        <div><dt>{t('stats.profit')}</dt><dd className={stats.profit >= 0n ? 'is-win' : 'is-loss'} data-testid="stats-profit" data-minor={String(stats.profit)}>{money(stats.profit)}</dd></div>
-        <div><dt>{t('stats.wagered')}</dt><dd data-testid="stats-wagered" data-minor={String(stats.wagered)}>{money(stats.wagered)}</dd></div>
-        <div><dt>{t('stats.wins')}</dt><dd className="is-win" data-testid="stats-wins">{stats.wins}</dd></div>
-        <div><dt>{t('stats.losses')}</dt><dd className="is-loss" data-testid="stats-losses">{stats.losses}</dd></div>
+        <div>
+          <dt>{t('stats.profit')}</dt>
+          <dd className={stats.profit >= 0n ? 'is-win' : 'is-loss'} data-testid="stats-profit" data-minor={String(stats.profit)}>
+            {money(stats.profit)}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('stats.wagered')}</dt>
+          <dd data-testid="stats-wagered" data-minor={String(stats.wagered)}>
+            {money(stats.wagered)}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('stats.wins')}</dt>
+          <dd className="is-win" data-testid="stats-wins">
+            {stats.wins}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('stats.losses')}</dt>
+          <dd className="is-loss" data-testid="stats-losses">
+            {stats.losses}
+          </dd>
+        </div>
       </dl>
       {stats.bets === 0 ? <p className="gp-hint">{t('stats.empty')}</p> : <ProfitChart series={stats.series} />}
-      <button type="button" className="gp-btn gp-btn-secondary" onClick={onReset} disabled={stats.bets === 0} data-testid="stats-reset">{t('stats.reset')}</button>
+      <button type="button" className="gp-btn gp-btn-secondary" onClick={onReset} disabled={stats.bets === 0} data-testid="stats-reset">
+        {t('stats.reset')}
+      </button>
     </div>
   );
 }

@@ -9,7 +9,9 @@ export function GameIcon({ game }: { game: GameType }) {
       return (
         <svg {...common}>
           <rect x="3" y="3" width="18" height="18" rx="4" fill="currentColor" opacity=".25" />
-          <circle cx="8" cy="8" r="1.8" fill="currentColor" /><circle cx="16" cy="16" r="1.8" fill="currentColor" /><circle cx="12" cy="12" r="1.8" fill="currentColor" />
+          <circle cx="8" cy="8" r="1.8" fill="currentColor" />
+          <circle cx="16" cy="16" r="1.8" fill="currentColor" />
+          <circle cx="12" cy="12" r="1.8" fill="currentColor" />
         </svg>
       );
     case 'limbo':
@@ -22,20 +24,34 @@ export function GameIcon({ game }: { game: GameType }) {
     case 'plinko':
       return (
         <svg {...common}>
-          {[[12, 5], [8, 10], [16, 10], [4, 15], [12, 15], [20, 15]].map(([x, y]) => <circle key={`${x}-${y}`} cx={x} cy={y} r="1.7" fill="currentColor" />)}
+          {[
+            [12, 5],
+            [8, 10],
+            [16, 10],
+            [4, 15],
+            [12, 15],
+            [20, 15],
+          ].map(([x, y]) => (
+            <circle key={`${x}-${y}`} cx={x} cy={y} r="1.7" fill="currentColor" />
+          ))}
           <rect x="3" y="19" width="18" height="2.5" rx="1" fill="currentColor" opacity=".5" />
         </svg>
       );
     case 'keno':
       return (
         <svg {...common}>
-          {[4, 10, 16].flatMap((x) => [4, 10, 16].map((y) => <rect key={`${x}-${y}`} x={x} y={y} width="4.5" height="4.5" rx="1" fill="currentColor" opacity={x === 10 && y === 10 ? 1 : 0.45} />))}
+          {[4, 10, 16].flatMap((x) =>
+            [4, 10, 16].map((y) => (
+              <rect key={`${x}-${y}`} x={x} y={y} width="4.5" height="4.5" rx="1" fill="currentColor" opacity={x === 10 && y === 10 ? 1 : 0.45} />
+            )),
+          )}
         </svg>
       );
     case 'mines':
       return (
         <svg {...common}>
-          <path d="M12 3 20 9 12 21 4 9Z" fill="currentColor" opacity=".85" /><path d="M4 9h16M12 3 9 9l3 12 3-12-3-6" stroke="#0b1220" strokeWidth="1" fill="none" opacity=".5" />
+          <path d="M12 3 20 9 12 21 4 9Z" fill="currentColor" opacity=".85" />
+          <path d="M4 9h16M12 3 9 9l3 12 3-12-3-6" stroke="#0b1220" strokeWidth="1" fill="none" opacity=".5" />
         </svg>
       );
     case 'blackjack':
@@ -61,7 +77,10 @@ export function ShieldIcon() {
 export function WalletIcon() {
   return (
     <svg {...common} width={16} height={16}>
-      <path d="M3 7a3 3 0 0 1 3-3h11v3h1a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H6a3 3 0 0 1-3-3V7Zm3-1a1 1 0 0 0 0 2h9V6H6Zm10 7a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3Z" fill="currentColor" />
+      <path
+        d="M3 7a3 3 0 0 1 3-3h11v3h1a2 2 0 0 1 2 2v9a2 2 0 0 1-2 2H6a3 3 0 0 1-3-3V7Zm3-1a1 1 0 0 0 0 2h9V6H6Zm10 7a1.5 1.5 0 1 0 0 3 1.5 1.5 0 0 0 0-3Z"
+        fill="currentColor"
+      />
     </svg>
   );
 }
@@ -78,7 +97,9 @@ export function ChartIcon() {
 export function GearIcon() {
   return (
     <svg {...common}>
-      {[0, 45, 90, 135, 180, 225, 270, 315].map((a) => <rect key={a} x="10.6" y="2" width="2.8" height="4.5" rx="1" fill="currentColor" transform={`rotate(${a} 12 12)`} />)}
+      {[0, 45, 90, 135, 180, 225, 270, 315].map((a) => (
+        <rect key={a} x="10.6" y="2" width="2.8" height="4.5" rx="1" fill="currentColor" transform={`rotate(${a} 12 12)`} />
+      ))}
       <circle cx="12" cy="12" r="6.2" fill="none" stroke="currentColor" strokeWidth="2.4" />
       <circle cx="12" cy="12" r="2.2" fill="currentColor" />
     </svg>

@@ -10,7 +10,10 @@ export const MAX_POLL_SECONDS = 300;
 
 /** The delay before the next request: the server's hint (default 4 s, at most 5 min) with a jitter of ± 1/8. `random` in [0, 1). */
 export function pollDelayMs(nextPollSeconds: number | undefined, random: number): number {
-  const s = typeof nextPollSeconds === 'number' && Number.isFinite(nextPollSeconds) && nextPollSeconds >= 1 ? Math.min(nextPollSeconds, MAX_POLL_SECONDS) : DEFAULT_POLL_SECONDS;
+  const s =
+    typeof nextPollSeconds === 'number' && Number.isFinite(nextPollSeconds) && nextPollSeconds >= 1
+      ? Math.min(nextPollSeconds, MAX_POLL_SECONDS)
+      : DEFAULT_POLL_SECONDS;
   return Math.round(s * 1000 * (0.875 + random * 0.25));
 }
 

@@ -46,8 +46,18 @@ export function plinkoBoard(res: Json, params: Json) {
   });
   const half = (rows + 2) / 2;
   const floorY = rows * ROW_GAP;
-  const pegs = Array.from({ length: rows }, (_, i) => Array.from({ length: i + 3 }, (_, j) => ({ key: `${i}-${j}`, cx: j - (i + 2) / 2, cy: i * ROW_GAP }))).flat();
-  const bins = Array.from({ length: rows + 1 }, (_, k) => ({ k, x: k - rows / 2 - 0.47, y: floorY + 0.05, width: 0.94, height: 0.72, centerX: k - rows / 2, hit: k === bin }));
+  const pegs = Array.from({ length: rows }, (_, i) =>
+    Array.from({ length: i + 3 }, (_, j) => ({ key: `${i}-${j}`, cx: j - (i + 2) / 2, cy: i * ROW_GAP })),
+  ).flat();
+  const bins = Array.from({ length: rows + 1 }, (_, k) => ({
+    k,
+    x: k - rows / 2 - 0.47,
+    y: floorY + 0.05,
+    width: 0.94,
+    height: 0.72,
+    centerX: k - rows / 2,
+    hit: k === bin,
+  }));
   return { rows, bin, viewBox: `${-half + 0.35} -1.1 ${rows + 1.3} ${floorY + 2}`, pegs, bins, path: points.join(' '), ballX, floorY };
 }
 

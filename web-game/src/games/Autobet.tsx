@@ -38,12 +38,29 @@ function RuleField({ label, rule, onChange, disabled, id }: { label: string; rul
       <div className="gp-auto-rule">
         <div className="gp-segmented" role="radiogroup" aria-label={label}>
           {(['reset', 'increase'] as const).map((m) => (
-            <button key={m} type="button" role="radio" aria-checked={rule.mode === m} className={rule.mode === m ? 'is-on' : ''} disabled={disabled} onClick={() => onChange({ ...rule, mode: m })} data-testid={`${id}-${m}`}>
+            <button
+              key={m}
+              type="button"
+              role="radio"
+              aria-checked={rule.mode === m}
+              className={rule.mode === m ? 'is-on' : ''}
+              disabled={disabled}
+              onClick={() => onChange({ ...rule, mode: m })}
+              data-testid={`${id}-${m}`}
+            >
               {t(`autobet.${m}`)}
             </button>
           ))}
         </div>
-        <input className="gp-input gp-auto-pct" inputMode="decimal" value={rule.pct} disabled={disabled || rule.mode === 'reset'} aria-label={`${label}: ${t('autobet.increase')}`} onChange={(e) => onChange({ ...rule, pct: e.target.value })} data-testid={`${id}-pct`} />
+        <input
+          className="gp-input gp-auto-pct"
+          inputMode="decimal"
+          value={rule.pct}
+          disabled={disabled || rule.mode === 'reset'}
+          aria-label={`${label}: ${t('autobet.increase')}`}
+          onChange={(e) => onChange({ ...rule, pct: e.target.value })}
+          data-testid={`${id}-pct`}
+        />
       </div>
     </div>
   );
@@ -110,7 +127,13 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
   const countN = countRaw !== null && limited && (countRaw < 1 || (maxRounds !== null && countRaw > maxRounds)) ? null : countRaw;
   const lossRequiredHere = limited && rules.autobetRequiresLossLimit;
   const lossMissing = limited && rules.autobetRequiresLossLimit && stopLoss.trim() === '';
-  const formValid = countN !== null && !lossMissing && (stopProfit.trim() === '' || (amountOf(stopProfit) ?? -1n) > 0n) && (stopLoss.trim() === '' || (amountOf(stopLoss) ?? -1n) > 0n) && nextStake(1n, 1n, onWin) !== null && nextStake(1n, 1n, onLoss) !== null;
+  const formValid =
+    countN !== null &&
+    !lossMissing &&
+    (stopProfit.trim() === '' || (amountOf(stopProfit) ?? -1n) > 0n) &&
+    (stopLoss.trim() === '' || (amountOf(stopLoss) ?? -1n) > 0n) &&
+    nextStake(1n, 1n, onWin) !== null &&
+    nextStake(1n, 1n, onLoss) !== null;
 
   const start = async () => {
     if (running || env.stake === null || countN === null) return;
@@ -182,20 +205,34 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
   };
 
   const disabled = running || env.locked;
-  const tabs = rules.autobet === 'disabled' ? null : (
-    <div className="gp-segmented gp-mode-tabs" role="tablist" aria-label={t('autobet.mode')}>
-      {(['manual', 'auto'] as const).map((m) => (
-        <button key={m} type="button" role="tab" aria-selected={mode === m} className={mode === m ? 'is-on' : ''} disabled={running} onClick={() => setMode(m)} data-testid={`autobet-tab-${m}`}>
-          {t(`autobet.${m}`)}
-        </button>
-      ))}
-    </div>
-  );
+  const tabs =
+    rules.autobet === 'disabled' ? null : (
+      <div className="gp-segmented gp-mode-tabs" role="tablist" aria-label={t('autobet.mode')}>
+        {(['manual', 'auto'] as const).map((m) => (
+          <button
+            key={m}
+            type="button"
+            role="tab"
+            aria-selected={mode === m}
+            className={mode === m ? 'is-on' : ''}
+            disabled={running}
+            onClick={() => setMode(m)}
+            data-testid={`autobet-tab-${m}`}
+          >
+            {t(`autobet.${m}`)}
+          </button>
+        ))}
+      </div>
+    );
 
   const status = running
-    ? countN ? t('autobet.runningOf', { n: progress.n + 1, total: countN }) : t('autobet.running', { n: progress.n + 1 })
+    ? countN
+      ? t('autobet.runningOf', { n: progress.n + 1, total: countN })
+      : t('autobet.running', { n: progress.n + 1 })
     : stopped
-      ? stopped.reason === 'count' ? t('autobet.stopped.count', { count: stopped.n }) : t(`autobet.stopped.${stopped.reason}`)
+      ? stopped.reason === 'count'
+        ? t('autobet.stopped.count', { count: stopped.n })
+        : t(`autobet.stopped.${stopped.reason}`)
       : '';
 
   const panel = (
@@ -208,23 +245,58 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
         data-testid={running ? 'autobet-stop' : 'autobet-start'}
       >
         {running ? t('autobet.stop') : t('autobet.start')}
-        {!running && env.stake !== null && env.stake > 0n ? <small className="gp-bet-amount" data-testid="autobet-start-amount">{env.money(env.stake)}</small> : null}
+        {!running && env.stake !== null && env.stake > 0n ? (
+          <small className="gp-bet-amount" data-testid="autobet-start-amount">
+            {env.money(env.stake)}
+          </small>
+        ) : null}
       </button>
       <label className="gp-field">
         <span className="gp-label">{t('autobet.count')}</span>
-        <input className="gp-input" inputMode="numeric" value={count} disabled={disabled} onChange={(e) => setCount(e.target.value)} data-testid="autobet-count" />
-        <span className="gp-hint" data-testid="autobet-count-help">{limited ? (countRaw !== null && countN === null ? t('autobet.countRequired', { max: maxRounds ?? 999999 }) : t('autobet.countLimited', { max: maxRounds ?? 999999 })) : t('autobet.countHelp')}</span>
+        <input
+          className="gp-input"
+          inputMode="numeric"
+          value={count}
+          disabled={disabled}
+          onChange={(e) => setCount(e.target.value)}
+          data-testid="autobet-count"
+        />
+        <span className="gp-hint" data-testid="autobet-count-help">
+          {limited
+            ? countRaw !== null && countN === null
+              ? t('autobet.countRequired', { max: maxRounds ?? 999999 })
+              : t('autobet.countLimited', { max: maxRounds ?? 999999 })
+            : t('autobet.countHelp')}
+        </span>
       </label>
       <RuleField label={t('autobet.onWin')} rule={onWin} onChange={setOnWin} disabled={disabled} id="autobet-win" />
       <RuleField label={t('autobet.onLoss')} rule={onLoss} onChange={setOnLoss} disabled={disabled} id="autobet-loss" />
       <div className="gp-btn-row">
         <label className="gp-field">
           <span className="gp-label">{t('autobet.stopProfit')}</span>
-          <input className="gp-input" inputMode="decimal" placeholder={t('autobet.optional')} value={stopProfit} disabled={disabled} onChange={(e) => setStopProfit(e.target.value)} data-testid="autobet-stop-profit" />
+          <input
+            className="gp-input"
+            inputMode="decimal"
+            placeholder={t('autobet.optional')}
+            value={stopProfit}
+            disabled={disabled}
+            onChange={(e) => setStopProfit(e.target.value)}
+            data-testid="autobet-stop-profit"
+          />
         </label>
         <label className="gp-field">
           <span className="gp-label">{t('autobet.stopLoss')}</span>
-          <input className="gp-input" inputMode="decimal" placeholder={lossRequiredHere ? '' : t('autobet.optional')} value={stopLoss} disabled={disabled} onChange={(e) => setStopLoss(e.target.value)} required={lossRequiredHere} aria-invalid={lossMissing || undefined} data-testid="autobet-stop-loss" />
+          <input
+            className="gp-input"
+            inputMode="decimal"
+            placeholder={lossRequiredHere ? '' : t('autobet.optional')}
+            value={stopLoss}
+            disabled={disabled}
+            onChange={(e) => setStopLoss(e.target.value)}
+            required={lossRequiredHere}
+            aria-invalid={lossMissing || undefined}
+            data-testid="autobet-stop-loss"
+          />
         </label>
       </div>
       {lossMissing && (
@@ -232,7 +304,14 @@ export function useAutobet(placeBet: (amount: Minor) => Promise<RoundAnswer | un
           {t('autobet.lossLimitRequired')}
         </p>
       )}
-      <p className="gp-hint gp-auto-status" role="status" data-testid="autobet-status" data-state={running ? 'running' : stopped ? 'stopped' : 'idle'} data-reason={stopped?.reason ?? ''} data-bets={running ? progress.n : (stopped?.n ?? 0)}>
+      <p
+        className="gp-hint gp-auto-status"
+        role="status"
+        data-testid="autobet-status"
+        data-state={running ? 'running' : stopped ? 'stopped' : 'idle'}
+        data-reason={stopped?.reason ?? ''}
+        data-bets={running ? progress.n : (stopped?.n ?? 0)}
+      >
         {status}
         {(running || stopped) && ` · ${t('autobet.profitSoFar', { amount: env.money(progress.profit) })}`}
       </p>

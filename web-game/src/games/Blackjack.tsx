@@ -39,7 +39,11 @@ const BLACKJACK_MAX_MULTIPLIER = 8;
 /** A hand's value: "Blackjack" for a two-card 21 (never "soft 21"), "soft 17", or the number. */
 function Value({ value, soft, testId, cards, split }: { value: number; soft: boolean; testId: string; cards: number; split?: boolean }) {
   const natural = value === 21 && cards === 2 && !split;
-  return <span className="gp-hand-value" data-testid={testId}>{natural ? t('blackjack.outcome.blackjack') : soft && value <= 21 ? t('blackjack.soft', { value }) : value}</span>;
+  return (
+    <span className="gp-hand-value" data-testid={testId}>
+      {natural ? t('blackjack.outcome.blackjack') : soft && value <= 21 ? t('blackjack.soft', { value }) : value}
+    </span>
+  );
 }
 
 export function Blackjack() {
@@ -100,7 +104,16 @@ export function Blackjack() {
   const deal = () =>
     run(async () => {
       prevActive.current = false;
-      const j = await api.post(base, { sessionId: env.session.sessionId, amount: new LosslessNumber(toDecimalText(env.stake!, env.config.decimals)), idempotencyKey: newKey(), ...env.seedField() }, { idempotent: true });
+      const j = await api.post(
+        base,
+        {
+          sessionId: env.session.sessionId,
+          amount: new LosslessNumber(toDecimalText(env.stake!, env.config.decimals)),
+          idempotencyKey: newKey(),
+          ...env.seedField(),
+        },
+        { idempotent: true },
+      );
       await show(env.round(j));
     });
 
@@ -110,7 +123,11 @@ export function Blackjack() {
       const key = newKey();
       const j =
         action === 'insurance' || action === 'decline'
-          ? await api.post(`${base}/${round.roundId}/insurance`, { sessionId: env.session.sessionId, idempotencyKey: key, takeInsurance: action === 'insurance' }, { idempotent: true })
+          ? await api.post(
+              `${base}/${round.roundId}/insurance`,
+              { sessionId: env.session.sessionId, idempotencyKey: key, takeInsurance: action === 'insurance' },
+              { idempotent: true },
+            )
           : await api.post(`${base}/${round.roundId}/${action}`, { sessionId: env.session.sessionId, idempotencyKey: key }, { idempotent: true });
       await show(env.round(j));
     });
@@ -131,23 +148,39 @@ export function Blackjack() {
       <div className="gp-bj-row gp-bj-dealer">
         <div className="gp-bj-label">
           {t('blackjack.dealer')}
-          {dealer && (active || dealerDone ? <Value value={dealer.value} soft={dealer.soft} testId="dealer-value" cards={active ? 1 : dealer.cards.length} /> : null)}
+          {dealer &&
+            (active || dealerDone ? <Value value={dealer.value} soft={dealer.soft} testId="dealer-value" cards={active ? 1 : dealer.cards.length} /> : null)}
         </div>
         <div className="gp-cards" data-testid="dealer-cards">
-          {dealerCards.length === 0 ? <div className="gp-card is-slot" aria-hidden="true" /> : dealerCards.map((c, i) => <PlayingCard key={i} code={c} flip={i === 1 && !active} delayMs={active ? i * 120 : 0} testId={`dealer-card-${i}`} />)}
+          {dealerCards.length === 0 ? (
+            <div className="gp-card is-slot" aria-hidden="true" />
+          ) : (
+            dealerCards.map((c, i) => <PlayingCard key={i} code={c} flip={i === 1 && !active} delayMs={active ? i * 120 : 0} testId={`dealer-card-${i}`} />)
+          )}
         </div>
       </div>
       <p className="gp-bj-rules">{t('blackjack.rules')}</p>
       <div className={`gp-bj-row gp-bj-hands${hands.length > 1 ? ' is-split' : ''}`}>
         {hands.length === 0 ? (
           <div className="gp-bj-hand">
-            <div className="gp-cards"><div className="gp-card is-slot" aria-hidden="true" /></div>
+            <div className="gp-cards">
+              <div className="gp-card is-slot" aria-hidden="true" />
+            </div>
             <div className="gp-bj-label">{t('blackjack.you')}</div>
           </div>
         ) : (
           hands.map((h, i) => (
-            <div key={i} className={`gp-bj-hand${active && activeHand === i ? ' is-active' : ''}${h.outcome && dealerDone ? ` is-${h.outcome}` : ''}`} data-testid={`hand-${i}`} data-outcome={dealerDone ? (h.outcome ?? '') : ''}>
-              <div className="gp-cards">{h.cards.map((c, k) => <PlayingCard key={k} code={c} delayMs={k < 2 ? k * 150 : 0} testId={`hand-${i}-card-${k}`} />)}</div>
+            <div
+              key={i}
+              className={`gp-bj-hand${active && activeHand === i ? ' is-active' : ''}${h.outcome && dealerDone ? ` is-${h.outcome}` : ''}`}
+              data-testid={`hand-${i}`}
+              data-outcome={dealerDone ? (h.outcome ?? '') : ''}
+            >
+              <div className="gp-cards">
+                {h.cards.map((c, k) => (
+                  <PlayingCard key={k} code={c} delayMs={k < 2 ? k * 150 : 0} testId={`hand-${i}-card-${k}`} />
+                ))}
+              </div>
               <div className="gp-bj-label">
                 {hands.length > 1 ? t('blackjack.hand', { n: i + 1 }) : t('blackjack.you')}
                 <Value value={h.value} soft={h.soft} testId={`hand-${i}-value`} cards={h.cards.length} split={hands.length > 1} />
@@ -173,15 +206,42 @@ export function Blackjack() {
       {active ? (
         insuranceOffered ? (
           <div className="gp-bj-insurance" role="group" aria-label={t('blackjack.insurance')}>
-            <p className="gp-hint">{t('blackjack.insurance')} {t('blackjack.insuranceCost', { amount: env.money(insuranceCost) })}</p>
+            <p className="gp-hint">
+              {t('blackjack.insurance')} {t('blackjack.insuranceCost', { amount: env.money(insuranceCost) })}
+            </p>
             <div className="gp-btn-row">
-              <button type="button" className="gp-btn gp-btn-action" onClick={() => void act('insurance')} disabled={actionsDisabled} data-testid="bj-insurance">{t('blackjack.takeInsurance')}</button>
-              <button type="button" className="gp-btn gp-btn-action" onClick={() => void act('decline')} disabled={actionsDisabled} data-testid="bj-decline">{t('blackjack.declineInsurance')}</button>
+              <button
+                type="button"
+                className="gp-btn gp-btn-action"
+                onClick={() => void act('insurance')}
+                disabled={actionsDisabled}
+                data-testid="bj-insurance"
+              >
+                {t('blackjack.takeInsurance')}
+              </button>
+              <button type="button" className="gp-btn gp-btn-action" onClick={() => void act('decline')} disabled={actionsDisabled} data-testid="bj-decline">
+                {t('blackjack.declineInsurance')}
+              </button>
             </div>
           </div>
         ) : (
           <div className="gp-bj-actions" role="group" aria-label={t('games.blackjack')}>
-            {actionButtons.map((a) => (actions.includes(a.id) ? <button key={a.id} type="button" className={`gp-btn gp-btn-action is-${a.id}`} onClick={() => void act(a.id)} disabled={actionsDisabled} data-testid={`bj-${a.id}`}>{a.label}</button> : <span key={a.id} className="gp-btn-placeholder" aria-hidden="true" />))}
+            {actionButtons.map((a) =>
+              actions.includes(a.id) ? (
+                <button
+                  key={a.id}
+                  type="button"
+                  className={`gp-btn gp-btn-action is-${a.id}`}
+                  onClick={() => void act(a.id)}
+                  disabled={actionsDisabled}
+                  data-testid={`bj-${a.id}`}
+                >
+                  {a.label}
+                </button>
+              ) : (
+                <span key={a.id} className="gp-btn-placeholder" aria-hidden="true" />
+              ),
+            )}
           </div>
         )
       ) : (

@@ -22,7 +22,23 @@ const hundredths = (v: bigint) => toDecimalText(v, 2);
 /** multiplier × 10^4 of a win chance in hundredths of a percent */
 const mult4Of = (winChance: bigint) => 99_000_000n / winChance;
 
-function NumberField({ label, value, suffix, onCommit, testId, disabled, decimals }: { label: string; value: string; suffix: string; onCommit(text: string): void; testId: string; disabled: boolean; decimals: number }) {
+function NumberField({
+  label,
+  value,
+  suffix,
+  onCommit,
+  testId,
+  disabled,
+  decimals,
+}: {
+  label: string;
+  value: string;
+  suffix: string;
+  onCommit(text: string): void;
+  testId: string;
+  disabled: boolean;
+  decimals: number;
+}) {
   const [draft, setDraft] = useState<string | null>(null);
   return (
     <label className="gp-stat-field">
@@ -88,7 +104,11 @@ export function Dice() {
       if (!mounted.current) return;
       env.showBalance(r.balance);
       setHistory((h) => [{ id: r.roundId, label: localizeDecimal(value.toFixed(2)), won: r.bet.won }, ...h]);
-      setNotice(r.bet.won ? { kind: 'win', text: t('bet.win', { amount: env.money(r.bet.payout) }) } : { kind: 'loss', text: `${t('dice.rolled', { roll: localizeDecimal(value.toFixed(2)) })} · ${t('bet.loss')}` });
+      setNotice(
+        r.bet.won
+          ? { kind: 'win', text: t('bet.win', { amount: env.money(r.bet.payout) }) }
+          : { kind: 'loss', text: `${t('dice.rolled', { roll: localizeDecimal(value.toFixed(2)) })} · ${t('bet.loss')}` },
+      );
       return r;
     });
   const auto = useAutobet(bet, canBet);
@@ -102,7 +122,12 @@ export function Dice() {
       <div className="gp-dice-board">
         <div className="gp-dice-rollrow" aria-hidden={roll === null}>
           {roll && (
-            <div className={`gp-dice-roll ${roll.won ? 'is-win' : 'is-loss'}`} style={{ left: pct(roll.value) }} data-testid="dice-roll" data-roll={roll.value.toFixed(2)}>
+            <div
+              className={`gp-dice-roll ${roll.won ? 'is-win' : 'is-loss'}`}
+              style={{ left: pct(roll.value) }}
+              data-testid="dice-roll"
+              data-roll={roll.value.toFixed(2)}
+            >
               {localizeDecimal(roll.value.toFixed(2))}
             </div>
           )}
@@ -124,14 +149,24 @@ export function Dice() {
           />
         </div>
         <div className="gp-dice-scale" aria-hidden="true">
-          {[0, 25, 50, 75, 100].map((n) => <span key={n}>{n}</span>)}
+          {[0, 25, 50, 75, 100].map((n) => (
+            <span key={n}>{n}</span>
+          ))}
         </div>
       </div>
       <div className="gp-stat-row">
-        <NumberField label={t('dice.multiplier')} value={toInput(toDecimalText(mult4, 4))} suffix="×" decimals={4} disabled={off} testId="dice-multiplier" onCommit={(text) => {
-          const m4 = parseMinor(fromInput(text), 4);
-          if (m4 !== null && m4 > 0n) setWinChance(99_000_000n / m4);
-        }} />
+        <NumberField
+          label={t('dice.multiplier')}
+          value={toInput(toDecimalText(mult4, 4))}
+          suffix="×"
+          decimals={4}
+          disabled={off}
+          testId="dice-multiplier"
+          onCommit={(text) => {
+            const m4 = parseMinor(fromInput(text), 4);
+            if (m4 !== null && m4 > 0n) setWinChance(99_000_000n / m4);
+          }}
+        />
         <div className="gp-stat-field">
           <span className="gp-label">{direction === 'over' ? t('dice.rollOver') : t('dice.rollUnder')}</span>
           <button
@@ -147,13 +182,23 @@ export function Dice() {
             data-direction={direction}
           >
             <span data-testid="dice-target">{localizeDecimal(hundredths(target))}</span>
-            <span className="gp-suffix" aria-hidden="true">⇄</span>
+            <span className="gp-suffix" aria-hidden="true">
+              ⇄
+            </span>
           </button>
         </div>
-        <NumberField label={t('dice.winChance')} value={toInput(hundredths(winChance))} suffix="%" decimals={2} disabled={off} testId="dice-chance" onCommit={(text) => {
-          const wc = parseMinor(fromInput(text), 2);
-          if (wc !== null) setWinChance(wc);
-        }} />
+        <NumberField
+          label={t('dice.winChance')}
+          value={toInput(hundredths(winChance))}
+          suffix="%"
+          decimals={2}
+          disabled={off}
+          testId="dice-chance"
+          onCommit={(text) => {
+            const wc = parseMinor(fromInput(text), 2);
+            if (wc !== null) setWinChance(wc);
+          }}
+        />
       </div>
     </div>
   );
@@ -162,7 +207,11 @@ export function Dice() {
     <>
       {auto.tabs}
       <BetAmount disabled={off} multiplier={multiplier} maxMultiplier={multiplier} />
-      {auto.mode === 'manual' ? <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} /> : auto.panel}
+      {auto.mode === 'manual' ? (
+        <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} />
+      ) : (
+        auto.panel
+      )}
       <NoticeLine notice={notice} />
     </>
   );

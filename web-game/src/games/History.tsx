@@ -11,7 +11,9 @@ export function History({ items }: { items: HistoryItem[] }) {
   return (
     <ol className="gp-history" aria-label={t('app.recentResults')} data-testid="history">
       {items.slice(0, 8).map((h) => (
-        <li key={h.id} className={h.won ? 'is-win' : 'is-loss'}>{h.label}</li>
+        <li key={h.id} className={h.won ? 'is-win' : 'is-loss'}>
+          {h.label}
+        </li>
       ))}
     </ol>
   );

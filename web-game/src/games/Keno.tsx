@@ -48,7 +48,14 @@ export function Keno() {
       setHitsShown(null);
       const j = await api.post(
         '/api/bets',
-        { sessionId: env.session.sessionId, gameType: 'keno', amount: new LosslessNumber(toDecimalText(amount, env.config.decimals)), idempotencyKey: newKey(), params: { picks, risk }, ...env.seedField() },
+        {
+          sessionId: env.session.sessionId,
+          gameType: 'keno',
+          amount: new LosslessNumber(toDecimalText(amount, env.config.decimals)),
+          idempotencyKey: newKey(),
+          params: { picks, risk },
+          ...env.seedField(),
+        },
         { idempotent: true },
       );
       const r = env.round(j);
@@ -62,7 +69,14 @@ export function Keno() {
       const hits = ((r.result.hits as number[]) ?? []).length;
       setHitsShown(hits);
       env.showBalance(r.balance);
-      setNotice(r.bet.payout > 0n ? { kind: r.bet.won ? 'win' : 'info', text: `${t('keno.hits', { count: hits })} · ${formatMultiplier(r.bet.multiplier)}× · ${env.money(r.bet.payout)}` } : { kind: 'loss', text: `${t('keno.hits', { count: hits })} · ${t('bet.loss')}` });
+      setNotice(
+        r.bet.payout > 0n
+          ? {
+              kind: r.bet.won ? 'win' : 'info',
+              text: `${t('keno.hits', { count: hits })} · ${formatMultiplier(r.bet.multiplier)}× · ${env.money(r.bet.payout)}`,
+            }
+          : { kind: 'loss', text: `${t('keno.hits', { count: hits })} · ${t('bet.loss')}` },
+      );
       return r;
     });
   const auto = useAutobet(bet, canBet);
@@ -80,7 +94,17 @@ export function Keno() {
           const state = picked && isDrawn ? 'hit' : isDrawn ? 'miss' : picked ? 'picked' : 'idle';
           const label = `${t('keno.pick', { n })}${picked ? `, ${t('keno.picked')}` : ''}${state === 'hit' ? `, ${t('keno.hit')}` : state === 'miss' ? `, ${t('keno.miss')}` : ''}`;
           return (
-            <button key={n} type="button" className={`gp-keno-tile is-${state}`} aria-pressed={picked} aria-label={label} onClick={() => toggle(n)} disabled={disabled && !picked} data-testid={`keno-${n}`} data-state={state}>
+            <button
+              key={n}
+              type="button"
+              className={`gp-keno-tile is-${state}`}
+              aria-pressed={picked}
+              aria-label={label}
+              onClick={() => toggle(n)}
+              disabled={disabled && !picked}
+              data-testid={`keno-${n}`}
+              data-state={state}
+            >
               {n}
             </button>
           );
@@ -106,11 +130,41 @@ export function Keno() {
       <BetAmount disabled={disabled} maxMultiplier={topMultiplier} />
       <Select id="keno-risk" label={t('keno.risk')} options={KENO_RISKS} value={risk} onChange={setRisk} disabled={disabled} render={(r) => t(`risk.${r}`)} />
       <div className="gp-btn-row">
-        <button type="button" className="gp-btn gp-btn-secondary" onClick={() => { setDrawn([]); setHitsShown(null); setPicks(randomPicks(10)); }} disabled={disabled} data-testid="keno-auto">{t('keno.autoPick')}</button>
-        <button type="button" className="gp-btn gp-btn-secondary" onClick={() => { setDrawn([]); setHitsShown(null); setPicks([]); }} disabled={disabled || picks.length === 0} data-testid="keno-clear">{t('keno.clear')}</button>
+        <button
+          type="button"
+          className="gp-btn gp-btn-secondary"
+          onClick={() => {
+            setDrawn([]);
+            setHitsShown(null);
+            setPicks(randomPicks(10));
+          }}
+          disabled={disabled}
+          data-testid="keno-auto"
+        >
+          {t('keno.autoPick')}
+        </button>
+        <button
+          type="button"
+          className="gp-btn gp-btn-secondary"
+          onClick={() => {
+            setDrawn([]);
+            setHitsShown(null);
+            setPicks([]);
+          }}
+          disabled={disabled || picks.length === 0}
+          data-testid="keno-clear"
+        >
+          {t('keno.clear')}
+        </button>
       </div>
-      <p className="gp-hint" data-testid="keno-count">{picks.length ? t('keno.picks', { count: picks.length }) : t('keno.pickSome')}</p>
-      {auto.mode === 'manual' ? <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} /> : auto.panel}
+      <p className="gp-hint" data-testid="keno-count">
+        {picks.length ? t('keno.picks', { count: picks.length }) : t('keno.pickSome')}
+      </p>
+      {auto.mode === 'manual' ? (
+        <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} />
+      ) : (
+        auto.panel
+      )}
       <NoticeLine notice={notice} />
     </>
   );

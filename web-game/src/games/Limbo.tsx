@@ -113,14 +113,30 @@ export function Limbo() {
         <label className="gp-stat-field">
           <span className="gp-label">{t('limbo.target')}</span>
           <span className="gp-stat-box">
-            <input inputMode="decimal" value={draft?.field === 'target' ? draft.text : toInput(targetText)} disabled={disabled} onChange={(e) => setDraft({ field: 'target', text: e.target.value })} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} data-testid="limbo-target" />
+            <input
+              inputMode="decimal"
+              value={draft?.field === 'target' ? draft.text : toInput(targetText)}
+              disabled={disabled}
+              onChange={(e) => setDraft({ field: 'target', text: e.target.value })}
+              onBlur={commit}
+              onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
+              data-testid="limbo-target"
+            />
             <span className="gp-suffix">×</span>
           </span>
         </label>
         <label className="gp-stat-field">
           <span className="gp-label">{t('limbo.winChance')}</span>
           <span className="gp-stat-box">
-            <input inputMode="decimal" value={draft?.field === 'chance' ? draft.text : toInput(chanceText)} disabled={disabled} onChange={(e) => setDraft({ field: 'chance', text: e.target.value })} onBlur={commit} onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()} data-testid="limbo-chance" />
+            <input
+              inputMode="decimal"
+              value={draft?.field === 'chance' ? draft.text : toInput(chanceText)}
+              disabled={disabled}
+              onChange={(e) => setDraft({ field: 'chance', text: e.target.value })}
+              onBlur={commit}
+              onKeyDown={(e) => e.key === 'Enter' && (e.target as HTMLInputElement).blur()}
+              data-testid="limbo-chance"
+            />
             <span className="gp-suffix">%</span>
           </span>
         </label>
@@ -131,7 +147,11 @@ export function Limbo() {
     <>
       {auto.tabs}
       <BetAmount disabled={disabled} multiplier={Number(targetText)} maxMultiplier={Number(targetText)} />
-      {auto.mode === 'manual' ? <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} /> : auto.panel}
+      {auto.mode === 'manual' ? (
+        <BetButton label={busy ? t('bet.placing') : t('bet.place')} onClick={() => void bet()} disabled={!canBet} busy={busy} />
+      ) : (
+        auto.panel
+      )}
       <NoticeLine notice={notice} />
     </>
   );

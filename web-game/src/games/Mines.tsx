@@ -64,14 +64,21 @@ export function Mines() {
     setRound(r);
     env.showBalance(r.balance);
     if (r.roundStatus === 'busted') setNotice({ kind: 'loss', text: t('mines.busted') });
-    else if (r.roundStatus !== 'active') setNotice({ kind: 'win', text: t('mines.cashedOut', { amount: env.money(r.bet.payout), multiplier: multiplier2(r.bet.multiplier) }) });
+    else if (r.roundStatus !== 'active')
+      setNotice({ kind: 'win', text: t('mines.cashedOut', { amount: env.money(r.bet.payout), multiplier: multiplier2(r.bet.multiplier) }) });
   };
 
   const start = () =>
     run(async () => {
       const j = await api.post(
         base,
-        { sessionId: env.session.sessionId, amount: new LosslessNumber(toDecimalText(env.stake!, env.config.decimals)), idempotencyKey: newKey(), mineCount, ...env.seedField() },
+        {
+          sessionId: env.session.sessionId,
+          amount: new LosslessNumber(toDecimalText(env.stake!, env.config.decimals)),
+          idempotencyKey: newKey(),
+          mineCount,
+          ...env.seedField(),
+        },
         { idempotent: true },
       );
       const r = env.round(j);
@@ -123,7 +130,8 @@ export function Mines() {
   const playChosen = (amount: Minor) =>
     run(async () => {
       const tiles = chosenRef.current;
-      const post = (path: string, body: Record<string, unknown>) => api.post(path, { sessionId: env.session.sessionId, idempotencyKey: newKey(), ...body }, { idempotent: true });
+      const post = (path: string, body: Record<string, unknown>) =>
+        api.post(path, { sessionId: env.session.sessionId, idempotencyKey: newKey(), ...body }, { idempotent: true });
       let r = env.round(await post(base, { amount: new LosslessNumber(toDecimalText(amount, env.config.decimals)), mineCount, ...env.seedField() }));
       if (!mounted.current) return r;
       setRound(r);
@@ -156,7 +164,6 @@ export function Mines() {
     const tile = pickRandom(TILES.filter((x) => !revealed.has(x)));
     if (tile !== undefined) void reveal(tile);
   };
-
 
   const stage = (
     <div className="gp-mines">
@@ -201,7 +208,13 @@ export function Mines() {
     </div>
   );
   const randomButton = (
-    <button type="button" className="gp-btn gp-btn-secondary" onClick={randomTile} disabled={choosing ? env.locked || chosen.length >= 25 - mineCount : !active || busy || env.locked} data-testid="mines-random">
+    <button
+      type="button"
+      className="gp-btn gp-btn-secondary"
+      onClick={randomTile}
+      disabled={choosing ? env.locked || chosen.length >= 25 - mineCount : !active || busy || env.locked}
+      data-testid="mines-random"
+    >
       {choosing ? t('mines.randomChoose') : t('mines.random')}
     </button>
   );
@@ -209,14 +222,34 @@ export function Mines() {
     <>
       {auto.tabs}
       <BetAmount disabled={busy || active || env.locked || auto.running} maxMultiplier={topMultiplier(mineCount)} capped />
-      <Select id="mines-count" label={t('mines.mines')} options={COUNTS} value={mineCount} onChange={(m) => { setMineCount(m); setChosen((c) => c.slice(0, 25 - m)); }} disabled={busy || active || env.locked || auto.running} />
+      <Select
+        id="mines-count"
+        label={t('mines.mines')}
+        options={COUNTS}
+        value={mineCount}
+        onChange={(m) => {
+          setMineCount(m);
+          setChosen((c) => c.slice(0, 25 - m));
+        }}
+        disabled={busy || active || env.locked || auto.running}
+      />
       {auto.mode === 'auto' ? (
         <>
           <div className="gp-btn-row">
             {randomButton}
-            <button type="button" className="gp-btn gp-btn-secondary" onClick={() => setChosen([])} disabled={auto.running || chosen.length === 0} data-testid="mines-clear-chosen">{t('keno.clear')}</button>
+            <button
+              type="button"
+              className="gp-btn gp-btn-secondary"
+              onClick={() => setChosen([])}
+              disabled={auto.running || chosen.length === 0}
+              data-testid="mines-clear-chosen"
+            >
+              {t('keno.clear')}
+            </button>
           </div>
-          <p className="gp-hint" data-testid="mines-chosen">{chosen.length ? t('mines.chosen', { count: chosen.length }) : t('mines.chooseTiles')}</p>
+          <p className="gp-hint" data-testid="mines-chosen">
+            {chosen.length ? t('mines.chosen', { count: chosen.length }) : t('mines.chooseTiles')}
+          </p>
           {auto.panel}
         </>
       ) : active ? (

@@ -100,7 +100,14 @@ export function Plinko() {
       const j = await env.track(() =>
         api.post(
           '/api/bets',
-          { sessionId: env.session.sessionId, gameType: 'plinko', amount: new LosslessNumber(toDecimalText(amount, env.config.decimals)), idempotencyKey: newKey(), params: { rows, risk }, ...env.seedField() },
+          {
+            sessionId: env.session.sessionId,
+            gameType: 'plinko',
+            amount: new LosslessNumber(toDecimalText(amount, env.config.decimals)),
+            idempotencyKey: newKey(),
+            params: { rows, risk },
+            ...env.seedField(),
+          },
           { idempotent: true },
         ),
       );
@@ -121,7 +128,10 @@ export function Plinko() {
             env.showBalance(r.balance);
           }
           setHistory((h) => [{ id: r.roundId, label: `${formatMultiplier(r.bet.multiplier)}×`, won: r.bet.won }, ...h]);
-          setNotice({ kind: r.bet.won ? 'win' : 'loss', text: `${t('plinko.landed', { multiplier: formatMultiplier(r.bet.multiplier) })} · ${env.money(r.bet.payout)}` });
+          setNotice({
+            kind: r.bet.won ? 'win' : 'loss',
+            text: `${t('plinko.landed', { multiplier: formatMultiplier(r.bet.multiplier) })} · ${env.money(r.bet.payout)}`,
+          });
         },
       };
       setBalls((b) => [...b, spec]);
@@ -141,7 +151,14 @@ export function Plinko() {
   const stage = (
     <div className="gp-plinko">
       <History items={history} />
-      <svg className="gp-plinko-board" viewBox={`${-half + 0.35} -1.1 ${rows + 1.3} ${rows * V + 2}`} role="img" aria-label={t('plinko.board')} data-testid="plinko-board" data-balls={balls.length}>
+      <svg
+        className="gp-plinko-board"
+        viewBox={`${-half + 0.35} -1.1 ${rows + 1.3} ${rows * V + 2}`}
+        role="img"
+        aria-label={t('plinko.board')}
+        data-testid="plinko-board"
+        data-balls={balls.length}
+      >
         {Array.from({ length: rows }, (_, i) =>
           Array.from({ length: i + 3 }, (_, j) => <circle key={`${i}-${j}`} cx={j - (i + 2) / 2} cy={i * V} r={0.09} className="gp-peg" />),
         )}
@@ -151,11 +168,15 @@ export function Plinko() {
           return (
             <g key={`${k}-${isFlash ? flash.key : 0}`} className={`gp-bin tone-${binTone(m, max)}${isFlash ? ' is-hit' : ''}`} data-testid={`plinko-bin-${k}`}>
               <rect x={x - 0.47} y={rows * V + 0.05} width={0.94} height={0.72} rx={0.12} />
-              <text x={x} y={rows * V + 0.55} textAnchor="middle" {...binTextFit(binLabel(m))}>{binLabel(m)}</text>
+              <text x={x} y={rows * V + 0.55} textAnchor="middle" {...binTextFit(binLabel(m))}>
+                {binLabel(m)}
+              </text>
             </g>
           );
         })}
-        {balls.map((b) => <Ball key={b.id} spec={b} rows={rows} />)}
+        {balls.map((b) => (
+          <Ball key={b.id} spec={b} rows={rows} />
+        ))}
       </svg>
     </div>
   );
@@ -163,8 +184,23 @@ export function Plinko() {
     <>
       {auto.tabs}
       <BetAmount disabled={env.locked || auto.running} maxMultiplier={max} />
-      <Segmented name="plinko-risk" label={t('plinko.risk')} options={PLINKO_RISKS} value={risk} onChange={setRisk} disabled={settingsOff} render={(r) => t(`risk.${r}`)} />
-      <Select id="plinko-rows" label={t('plinko.rows')} options={PLINKO_ROWS} value={rows as (typeof PLINKO_ROWS)[number]} onChange={setRows} disabled={settingsOff} />
+      <Segmented
+        name="plinko-risk"
+        label={t('plinko.risk')}
+        options={PLINKO_RISKS}
+        value={risk}
+        onChange={setRisk}
+        disabled={settingsOff}
+        render={(r) => t(`risk.${r}`)}
+      />
+      <Select
+        id="plinko-rows"
+        label={t('plinko.rows')}
+        options={PLINKO_ROWS}
+        value={rows as (typeof PLINKO_ROWS)[number]}
+        onChange={setRows}
+        disabled={settingsOff}
+      />
       {auto.mode === 'manual' ? <BetButton label={t('plinko.drop')} onClick={() => void drop()} disabled={!canBet} busy={pending > 0} /> : auto.panel}
       <NoticeLine notice={notice} />
     </>

@@ -69,7 +69,9 @@ function FitStage({ label, children }: { label: string; children: ReactNode }) {
   }, []);
   return (
     <section className="gp-stage" aria-label={label} ref={outer}>
-      <div className="gp-fit" ref={inner} data-testid="stage-fit">{children}</div>
+      <div className="gp-fit" ref={inner} data-testid="stage-fit">
+        {children}
+      </div>
     </section>
   );
 }
@@ -136,13 +138,40 @@ export const overPayout = (stake: bigint, maxMultiplier: number | null | undefin
   maxMultiplier !== null && maxMultiplier !== undefined && largestPayout(stake, mult4Of(maxMultiplier)) > maxPayout;
 
 /** The bet button; `amount` (the stake as the page understood it) is written under the label, so the player sees what will be bet before the click. */
-export function BetButton({ label, onClick, disabled, busy, testId = 'bet-button', variant = 'primary', showStake = variant === 'primary' }: { label: string; onClick(): void; disabled: boolean; busy?: boolean; testId?: string; variant?: 'primary' | 'cashout'; showStake?: boolean }) {
+export function BetButton({
+  label,
+  onClick,
+  disabled,
+  busy,
+  testId = 'bet-button',
+  variant = 'primary',
+  showStake = variant === 'primary',
+}: {
+  label: string;
+  onClick(): void;
+  disabled: boolean;
+  busy?: boolean;
+  testId?: string;
+  variant?: 'primary' | 'cashout';
+  showStake?: boolean;
+}) {
   const env = useGameEnv();
   const amount = showStake && env.stake !== null && env.stake > 0n ? env.money(env.stake) : null;
   return (
-    <button type="button" className={`gp-bet-btn is-${variant}${busy ? ' is-busy' : ''}`} onClick={onClick} disabled={disabled} data-testid={testId} aria-busy={busy || undefined}>
+    <button
+      type="button"
+      className={`gp-bet-btn is-${variant}${busy ? ' is-busy' : ''}`}
+      onClick={onClick}
+      disabled={disabled}
+      data-testid={testId}
+      aria-busy={busy || undefined}
+    >
       {label}
-      {amount ? <small className="gp-bet-amount" data-testid={`${testId}-amount`}>{amount}</small> : null}
+      {amount ? (
+        <small className="gp-bet-amount" data-testid={`${testId}-amount`}>
+          {amount}
+        </small>
+      ) : null}
     </button>
   );
 }
@@ -158,20 +187,47 @@ export function NoticeLine({ notice }: { notice: Notice }) {
 export function Field({ label, children, htmlFor }: { label: string; children: ReactNode; htmlFor?: string }) {
   return (
     <div className="gp-field">
-      <label className="gp-label" htmlFor={htmlFor}>{label}</label>
+      <label className="gp-label" htmlFor={htmlFor}>
+        {label}
+      </label>
       {children}
     </div>
   );
 }
 
 /** A row of choice buttons (risk, rows, mine count...). */
-export function Segmented<T extends string | number>({ label, options, value, onChange, disabled, render, name }: { label: string; options: readonly T[]; value: NoInfer<T>; onChange(v: NoInfer<T>): void; disabled?: boolean; render?(v: NoInfer<T>): string; name: string }) {
+export function Segmented<T extends string | number>({
+  label,
+  options,
+  value,
+  onChange,
+  disabled,
+  render,
+  name,
+}: {
+  label: string;
+  options: readonly T[];
+  value: NoInfer<T>;
+  onChange(v: NoInfer<T>): void;
+  disabled?: boolean;
+  render?(v: NoInfer<T>): string;
+  name: string;
+}) {
   return (
     <div className="gp-field" role="radiogroup" aria-label={label}>
       <span className="gp-label">{label}</span>
       <div className="gp-segmented">
         {options.map((o) => (
-          <button key={String(o)} type="button" role="radio" aria-checked={o === value} className={o === value ? 'is-on' : ''} onClick={() => onChange(o)} disabled={disabled} data-testid={`${name}-${o}`}>
+          <button
+            key={String(o)}
+            type="button"
+            role="radio"
+            aria-checked={o === value}
+            className={o === value ? 'is-on' : ''}
+            onClick={() => onChange(o)}
+            disabled={disabled}
+            data-testid={`${name}-${o}`}
+          >
             {render ? render(o) : String(o)}
           </button>
         ))}
@@ -180,12 +236,37 @@ export function Segmented<T extends string | number>({ label, options, value, on
   );
 }
 
-export function Select<T extends string | number>({ label, options, value, onChange, disabled, render, id }: { label: string; options: readonly T[]; value: NoInfer<T>; onChange(v: NoInfer<T>): void; disabled?: boolean; render?(v: NoInfer<T>): string; id: string }) {
+export function Select<T extends string | number>({
+  label,
+  options,
+  value,
+  onChange,
+  disabled,
+  render,
+  id,
+}: {
+  label: string;
+  options: readonly T[];
+  value: NoInfer<T>;
+  onChange(v: NoInfer<T>): void;
+  disabled?: boolean;
+  render?(v: NoInfer<T>): string;
+  id: string;
+}) {
   return (
     <Field label={label} htmlFor={id}>
-      <select id={id} className="gp-select" value={String(value)} disabled={disabled} onChange={(e) => onChange(options.find((o) => String(o) === e.target.value) ?? value)} data-testid={id}>
+      <select
+        id={id}
+        className="gp-select"
+        value={String(value)}
+        disabled={disabled}
+        onChange={(e) => onChange(options.find((o) => String(o) === e.target.value) ?? value)}
+        data-testid={id}
+      >
         {options.map((o) => (
-          <option key={String(o)} value={String(o)}>{render ? render(o) : String(o)}</option>
+          <option key={String(o)} value={String(o)}>
+            {render ? render(o) : String(o)}
+          </option>
         ))}
       </select>
     </Field>

@@ -118,7 +118,8 @@ export const de: Resource = {
   shield: {
     open: 'Nachweislich fair',
     title: 'Nachweislich fair',
-    intro: 'Jedes Ergebnis entsteht aus dem Server-Seed, deinem Client-Seed und der Nonce. Der Server-Seed ist vor deinem Einsatz durch seinen Hash festgelegt und wird beim Wechsel offengelegt.',
+    intro:
+      'Jedes Ergebnis entsteht aus dem Server-Seed, deinem Client-Seed und der Nonce. Der Server-Seed ist vor deinem Einsatz durch seinen Hash festgelegt und wird beim Wechsel offengelegt.',
     serverSeedHash: 'Hash des Server-Seeds',
     clientSeed: 'Client-Seed',
     nonce: 'Nächste Nonce',
@@ -142,7 +143,8 @@ export const de: Resource = {
     previousNonce: 'Einsätze mit diesem Server-Seed',
   },
   verify: {
-    intro: 'Wird in deinem Browser mit demselben Code berechnet, den der Server verwendet. Füge die Daten eines beliebigen Einsatzes ein, auch Seeds von anderswo.',
+    intro:
+      'Wird in deinem Browser mit demselben Code berechnet, den der Server verwendet. Füge die Daten eines beliebigen Einsatzes ein, auch Seeds von anderswo.',
     game: 'Spiel',
     serverSeed: 'Server-Seed',
     serverSeedHash: 'Hash des Server-Seeds (optional)',
@@ -170,7 +172,17 @@ export const de: Resource = {
     paramsInvalid: 'Die Spieleinstellungen sind kein gültiges JSON.',
     stored: 'Gespeichert',
     recomputed: 'Neu berechnet',
-    what: { roll: 'Wurf', result: 'Ergebnis', path: 'Weg der Kugel', bin: 'Fach', drawn: 'Gezogen', hits: 'Treffer', mines: 'Minen', cards: 'Karten', payout: 'Auszahlung (kleinste Einheit)' },
+    what: {
+      roll: 'Wurf',
+      result: 'Ergebnis',
+      path: 'Weg der Kugel',
+      bin: 'Fach',
+      drawn: 'Gezogen',
+      hits: 'Treffer',
+      mines: 'Minen',
+      cards: 'Karten',
+      payout: 'Auszahlung (kleinste Einheit)',
+    },
   },
   bets: {
     loading: 'Deine Wetten werden geladen…',
@@ -286,10 +298,16 @@ export const de: Resource = {
   screens: {
     missingParams: { title: 'Dieser Spiel-Link ist unvollständig', body: 'Öffne das Spiel erneut aus dem Casino.' },
     invalidSession: { title: 'Deine Spielsitzung ist beendet', body: 'Der Link ist ungültig oder abgelaufen. Öffne das Spiel erneut aus dem Casino.' },
-    unknownOperator: { title: 'Dieses Casino ist hier nicht bekannt', body: 'Der Link nennt ein Casino-Profil, das es nicht gibt. Öffne das Spiel erneut aus dem Casino.' },
+    unknownOperator: {
+      title: 'Dieses Casino ist hier nicht bekannt',
+      body: 'Der Link nennt ein Casino-Profil, das es nicht gibt. Öffne das Spiel erneut aus dem Casino.',
+    },
     unknownGame: { title: 'Dieses Spiel gibt es nicht', body: 'Öffne ein Spiel aus der Lobby des Casinos.' },
     gameDisabled: { title: 'Dieses Spiel ist nicht verfügbar', body: 'Das Casino hat dieses Spiel abgeschaltet. Wähle im Casino ein anderes Spiel.' },
-    currencyRefused: { title: 'Diese Währung kann hier nicht gespielt werden', body: 'Die Casino-Sitzung ist in einer Währung, die dieses Spielprofil nicht annimmt. Öffne das Spiel erneut aus dem Casino.' },
+    currencyRefused: {
+      title: 'Diese Währung kann hier nicht gespielt werden',
+      body: 'Die Casino-Sitzung ist in einer Währung, die dieses Spielprofil nicht annimmt. Öffne das Spiel erneut aus dem Casino.',
+    },
     casinoDown: { title: 'Die Casino-Wallet hat nicht geantwortet', body: 'Dein Guthaben konnte nicht gelesen werden. Versuche es gleich noch einmal.' },
     generic: { title: 'Das Spiel konnte nicht starten', body: 'Beim Öffnen des Spiels ist etwas schiefgegangen. Versuche es gleich noch einmal.' },
   },
@@ -357,6 +375,11 @@ export const de: Resource = {
     wonTournament: 'Du hast {{amount}} in einem Turnier gewonnen!',
     verifyDrop: 'Ziehung prüfen',
     dismiss: 'Schließen',
-    check: { secret: 'Bisher {{entries}} Einsätze gezogen. Der Seed wird nach dem Ende veröffentlicht; sein festgelegter Hash:', verified: 'Ziehung bestätigt ✓ nachgerechnete Preise: {{awards}} · gezogene Einsätze: {{entries}}', mismatch: 'Die Ziehung stimmt nicht: {{problem}}', seed: 'Veröffentlichter Seed' },
+    check: {
+      secret: 'Bisher {{entries}} Einsätze gezogen. Der Seed wird nach dem Ende veröffentlicht; sein festgelegter Hash:',
+      verified: 'Ziehung bestätigt ✓ nachgerechnete Preise: {{awards}} · gezogene Einsätze: {{entries}}',
+      mismatch: 'Die Ziehung stimmt nicht: {{problem}}',
+      seed: 'Veröffentlichter Seed',
+    },
   },
 };

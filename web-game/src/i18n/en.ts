@@ -136,7 +136,8 @@ export const en = {
   shield: {
     open: 'Provably fair',
     title: 'Provably fair',
-    intro: 'Every result comes from the server seed, your client seed and the nonce. The server seed is committed by its hash before you bet and revealed when you rotate it.',
+    intro:
+      'Every result comes from the server seed, your client seed and the nonce. The server seed is committed by its hash before you bet and revealed when you rotate it.',
     serverSeedHash: 'Server seed hash',
     clientSeed: 'Client seed',
     nonce: 'Next nonce',
@@ -188,7 +189,17 @@ export const en = {
     paramsInvalid: 'The game settings are not valid JSON.',
     stored: 'Stored',
     recomputed: 'Recomputed',
-    what: { roll: 'Roll', result: 'Result', path: 'Ball path', bin: 'Bin', drawn: 'Drawn', hits: 'Hits', mines: 'Mines', cards: 'Cards', payout: 'Payout (minor units)' },
+    what: {
+      roll: 'Roll',
+      result: 'Result',
+      path: 'Ball path',
+      bin: 'Bin',
+      drawn: 'Drawn',
+      hits: 'Hits',
+      mines: 'Mines',
+      cards: 'Cards',
+      payout: 'Payout (minor units)',
+    },
   },
   bets: {
     loading: 'Loading your bets…',
@@ -304,10 +315,16 @@ export const en = {
   screens: {
     missingParams: { title: 'This game link is incomplete', body: 'Open the game again from the casino.' },
     invalidSession: { title: 'Your game session has ended', body: 'The link is invalid or has expired. Open the game again from the casino.' },
-    unknownOperator: { title: 'This casino is not known here', body: 'The link names a casino profile that does not exist. Open the game again from the casino.' },
+    unknownOperator: {
+      title: 'This casino is not known here',
+      body: 'The link names a casino profile that does not exist. Open the game again from the casino.',
+    },
     unknownGame: { title: 'This game does not exist', body: 'Open a game from the casino lobby.' },
     gameDisabled: { title: 'This game is not available', body: 'The casino has turned this game off. Pick another game in the casino.' },
-    currencyRefused: { title: 'This currency cannot be played here', body: 'The casino session is in a currency this game profile does not accept. Open the game again from the casino.' },
+    currencyRefused: {
+      title: 'This currency cannot be played here',
+      body: 'The casino session is in a currency this game profile does not accept. Open the game again from the casino.',
+    },
     casinoDown: { title: 'The casino wallet did not answer', body: 'Your balance could not be read. Try again in a moment.' },
     generic: { title: 'The game could not start', body: 'Something went wrong while opening the game. Try again in a moment.' },
   },
@@ -375,7 +392,12 @@ export const en = {
     wonTournament: 'You won {{amount}} in a tournament!',
     verifyDrop: 'Verify the drop',
     dismiss: 'Dismiss',
-    check: { secret: '{{entries}} bets drawn so far. The seed is revealed when the drop is over; its committed hash:', verified: 'Drop verified ✓ prizes recomputed: {{awards}} · bets drawn: {{entries}}', mismatch: 'The drop does not verify: {{problem}}', seed: 'Revealed seed' },
+    check: {
+      secret: '{{entries}} bets drawn so far. The seed is revealed when the drop is over; its committed hash:',
+      verified: 'Drop verified ✓ prizes recomputed: {{awards}} · bets drawn: {{entries}}',
+      mismatch: 'The drop does not verify: {{problem}}',
+      seed: 'Revealed seed',
+    },
   },
 };
 

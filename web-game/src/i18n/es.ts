@@ -118,7 +118,8 @@ export const es: Resource = {
   shield: {
     open: 'Juego demostrablemente justo',
     title: 'Demostrablemente justo',
-    intro: 'Cada resultado sale de la semilla del servidor, tu semilla de cliente y el nonce. La semilla del servidor se compromete con su hash antes de apostar y se revela al rotarla.',
+    intro:
+      'Cada resultado sale de la semilla del servidor, tu semilla de cliente y el nonce. La semilla del servidor se compromete con su hash antes de apostar y se revela al rotarla.',
     serverSeedHash: 'Hash de la semilla del servidor',
     clientSeed: 'Semilla del cliente',
     nonce: 'Próximo nonce',
@@ -170,7 +171,17 @@ export const es: Resource = {
     paramsInvalid: 'Los ajustes del juego no son JSON válido.',
     stored: 'Guardado',
     recomputed: 'Recalculado',
-    what: { roll: 'Tirada', result: 'Resultado', path: 'Recorrido de la bola', bin: 'Casilla', drawn: 'Sorteados', hits: 'Aciertos', mines: 'Minas', cards: 'Cartas', payout: 'Pago (unidades mínimas)' },
+    what: {
+      roll: 'Tirada',
+      result: 'Resultado',
+      path: 'Recorrido de la bola',
+      bin: 'Casilla',
+      drawn: 'Sorteados',
+      hits: 'Aciertos',
+      mines: 'Minas',
+      cards: 'Cartas',
+      payout: 'Pago (unidades mínimas)',
+    },
   },
   bets: {
     loading: 'Cargando tus apuestas…',
@@ -286,10 +297,16 @@ export const es: Resource = {
   screens: {
     missingParams: { title: 'Este enlace del juego está incompleto', body: 'Vuelve a abrir el juego desde el casino.' },
     invalidSession: { title: 'Tu sesión de juego ha terminado', body: 'El enlace no es válido o ha caducado. Vuelve a abrir el juego desde el casino.' },
-    unknownOperator: { title: 'Este casino no se conoce aquí', body: 'El enlace nombra un perfil de casino que no existe. Vuelve a abrir el juego desde el casino.' },
+    unknownOperator: {
+      title: 'Este casino no se conoce aquí',
+      body: 'El enlace nombra un perfil de casino que no existe. Vuelve a abrir el juego desde el casino.',
+    },
     unknownGame: { title: 'Este juego no existe', body: 'Abre un juego desde el lobby del casino.' },
     gameDisabled: { title: 'Este juego no está disponible', body: 'El casino ha desactivado este juego. Elige otro juego en el casino.' },
-    currencyRefused: { title: 'Esta moneda no se puede jugar aquí', body: 'La sesión del casino está en una moneda que este perfil de juego no acepta. Vuelve a abrir el juego desde el casino.' },
+    currencyRefused: {
+      title: 'Esta moneda no se puede jugar aquí',
+      body: 'La sesión del casino está en una moneda que este perfil de juego no acepta. Vuelve a abrir el juego desde el casino.',
+    },
     casinoDown: { title: 'La billetera del casino no respondió', body: 'No se pudo leer tu saldo. Inténtalo de nuevo en un momento.' },
     generic: { title: 'El juego no pudo iniciarse', body: 'Algo salió mal al abrir el juego. Inténtalo de nuevo en un momento.' },
   },
@@ -357,6 +374,11 @@ export const es: Resource = {
     wonTournament: '¡Has ganado {{amount}} en un torneo!',
     verifyDrop: 'Verificar el sorteo',
     dismiss: 'Cerrar',
-    check: { secret: '{{entries}} apuestas sorteadas hasta ahora. La semilla se revela al terminar; su hash comprometido:', verified: 'Sorteo verificado ✓ premios recalculados: {{awards}} · apuestas sorteadas: {{entries}}', mismatch: 'El sorteo no se verifica: {{problem}}', seed: 'Semilla revelada' },
+    check: {
+      secret: '{{entries}} apuestas sorteadas hasta ahora. La semilla se revela al terminar; su hash comprometido:',
+      verified: 'Sorteo verificado ✓ premios recalculados: {{awards}} · apuestas sorteadas: {{entries}}',
+      mismatch: 'El sorteo no se verifica: {{problem}}',
+      seed: 'Semilla revelada',
+    },
   },
 };

@@ -118,7 +118,8 @@ export const ptBR: Resource = {
   shield: {
     open: 'Comprovadamente justo',
     title: 'Comprovadamente justo',
-    intro: 'Cada resultado vem da semente do servidor, da sua semente de cliente e do nonce. A semente do servidor é comprometida pelo seu hash antes da aposta e revelada quando você a troca.',
+    intro:
+      'Cada resultado vem da semente do servidor, da sua semente de cliente e do nonce. A semente do servidor é comprometida pelo seu hash antes da aposta e revelada quando você a troca.',
     serverSeedHash: 'Hash da semente do servidor',
     clientSeed: 'Semente do cliente',
     nonce: 'Próximo nonce',
@@ -170,7 +171,17 @@ export const ptBR: Resource = {
     paramsInvalid: 'As configurações do jogo não são um JSON válido.',
     stored: 'Guardado',
     recomputed: 'Recalculado',
-    what: { roll: 'Resultado do dado', result: 'Resultado', path: 'Caminho da bola', bin: 'Casa', drawn: 'Sorteados', hits: 'Acertos', mines: 'Minas', cards: 'Cartas', payout: 'Pagamento (unidades mínimas)' },
+    what: {
+      roll: 'Resultado do dado',
+      result: 'Resultado',
+      path: 'Caminho da bola',
+      bin: 'Casa',
+      drawn: 'Sorteados',
+      hits: 'Acertos',
+      mines: 'Minas',
+      cards: 'Cartas',
+      payout: 'Pagamento (unidades mínimas)',
+    },
   },
   bets: {
     loading: 'Carregando suas apostas…',
@@ -286,10 +297,16 @@ export const ptBR: Resource = {
   screens: {
     missingParams: { title: 'Este link do jogo está incompleto', body: 'Abra o jogo de novo pelo cassino.' },
     invalidSession: { title: 'Sua sessão de jogo terminou', body: 'O link é inválido ou expirou. Abra o jogo de novo pelo cassino.' },
-    unknownOperator: { title: 'Este cassino não é conhecido aqui', body: 'O link aponta para um perfil de cassino que não existe. Abra o jogo de novo pelo cassino.' },
+    unknownOperator: {
+      title: 'Este cassino não é conhecido aqui',
+      body: 'O link aponta para um perfil de cassino que não existe. Abra o jogo de novo pelo cassino.',
+    },
     unknownGame: { title: 'Este jogo não existe', body: 'Abra um jogo pelo lobby do cassino.' },
     gameDisabled: { title: 'Este jogo não está disponível', body: 'O cassino desativou este jogo. Escolha outro jogo no cassino.' },
-    currencyRefused: { title: 'Esta moeda não pode ser jogada aqui', body: 'A sessão do cassino está numa moeda que este perfil de jogo não aceita. Abra o jogo de novo pelo cassino.' },
+    currencyRefused: {
+      title: 'Esta moeda não pode ser jogada aqui',
+      body: 'A sessão do cassino está numa moeda que este perfil de jogo não aceita. Abra o jogo de novo pelo cassino.',
+    },
     casinoDown: { title: 'A carteira do cassino não respondeu', body: 'Não foi possível ler seu saldo. Tente de novo em instantes.' },
     generic: { title: 'O jogo não pôde começar', body: 'Algo deu errado ao abrir o jogo. Tente de novo em instantes.' },
   },
@@ -357,6 +374,11 @@ export const ptBR: Resource = {
     wonTournament: 'Você ganhou {{amount}} em um torneio!',
     verifyDrop: 'Verificar o sorteio',
     dismiss: 'Fechar',
-    check: { secret: '{{entries}} apostas sorteadas até agora. A semente é revelada ao final; o hash comprometido:', verified: 'Sorteio verificado ✓ prêmios recalculados: {{awards}} · apostas sorteadas: {{entries}}', mismatch: 'O sorteio não confere: {{problem}}', seed: 'Semente revelada' },
+    check: {
+      secret: '{{entries}} apostas sorteadas até agora. A semente é revelada ao final; o hash comprometido:',
+      verified: 'Sorteio verificado ✓ prêmios recalculados: {{awards}} · apostas sorteadas: {{entries}}',
+      mismatch: 'O sorteio não confere: {{problem}}',
+      seed: 'Semente revelada',
+    },
   },
 };

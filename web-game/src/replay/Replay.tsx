@@ -43,7 +43,9 @@ export function Replay({ roundId }: { roundId: string }) {
   if (state.phase === 'error') {
     return (
       <div className="gp-screen" role="alert" data-testid="replay-error" data-kind={state.kind}>
-        <div className="gp-screen-icon" aria-hidden="true">!</div>
+        <div className="gp-screen-icon" aria-hidden="true">
+          !
+        </div>
         <h1>{t('replay.title')}</h1>
         <p>{state.kind === 'notFound' ? t('replay.notFound') : state.kind === 'invalid' ? t('replay.invalid') : t('errors.UNKNOWN')}</p>
       </div>
@@ -53,18 +55,28 @@ export function Replay({ roundId }: { roundId: string }) {
   return (
     <div className="gp-replay" data-testid="replay" data-game={round.gameType} data-status={round.roundStatus}>
       <div className="gp-topbar">
-        <div className="gp-title">{t('replay.title')} · {t(`games.${round.gameType}`)}</div>
-        <div className="gp-topbar-end gp-muted gp-replay-note"><ShieldIcon /> {t('replay.readOnly')}</div>
+        <div className="gp-title">
+          {t('replay.title')} · {t(`games.${round.gameType}`)}
+        </div>
+        <div className="gp-topbar-end gp-muted gp-replay-note">
+          <ShieldIcon /> {t('replay.readOnly')}
+        </div>
       </div>
       <div className="gp-game gp-replay-main">
         <section className="gp-stage gp-replay-stage" aria-label={t(`games.${round.gameType}`)}>
-          {round.roundStatus === 'active' && <p className="gp-hint" data-testid="replay-in-play">{t('replay.inPlay')}</p>}
+          {round.roundStatus === 'active' && (
+            <p className="gp-hint" data-testid="replay-in-play">
+              {t('replay.inPlay')}
+            </p>
+          )}
           <RoundBoard round={round} />
         </section>
         <section className="gp-controls gp-replay-facts">
           <dl className="gp-facts">
             <dt>{t('replay.player')}</dt>
-            <dd><code>{round.playerRef}</code></dd>
+            <dd>
+              <code>{round.playerRef}</code>
+            </dd>
           </dl>
           <RoundFacts round={round} />
         </section>

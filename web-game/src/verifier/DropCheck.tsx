@@ -19,7 +19,11 @@ interface Proof {
   awards: { prize: number; seq: number; ticket: string }[];
 }
 
-type State = { kind: 'loading' } | { kind: 'failed' } | { kind: 'secret'; hash: string; entries: number } | { kind: 'checked'; ok: boolean; problems: string[]; awards: number; entries: number; seed: string };
+type State =
+  | { kind: 'loading' }
+  | { kind: 'failed' }
+  | { kind: 'secret'; hash: string; entries: number }
+  | { kind: 'checked'; ok: boolean; problems: string[]; awards: number; entries: number; seed: string };
 
 export function DropCheck({ promoId }: { promoId: string }) {
   const [state, setState] = useState<State>({ kind: 'loading' });
@@ -31,7 +35,14 @@ export function DropCheck({ promoId }: { promoId: string }) {
         const p = j as unknown as Proof;
         if (!live) return;
         if (!p.serverSeed) return setState({ kind: 'secret', hash: p.serverSeedHash, entries: p.entries.length });
-        const v = verifyPrizeDrop({ serverSeed: p.serverSeed, serverSeedHash: p.serverSeedHash, oneIn: p.oneIn, prizeCount: p.prizes.length, entries: p.entries, awards: p.awards });
+        const v = verifyPrizeDrop({
+          serverSeed: p.serverSeed,
+          serverSeedHash: p.serverSeedHash,
+          oneIn: p.oneIn,
+          prizeCount: p.prizes.length,
+          entries: p.entries,
+          awards: p.awards,
+        });
         setState({ kind: 'checked', ok: v.ok, problems: v.problems, awards: v.awards.length, entries: p.entries.length, seed: p.serverSeed });
       })
       .catch(() => live && setState({ kind: 'failed' }));
@@ -40,8 +51,18 @@ export function DropCheck({ promoId }: { promoId: string }) {
     };
   }, [promoId]);
 
-  if (state.kind === 'loading') return <p className="gp-promo-meta" role="status">{t('app.loading')}</p>;
-  if (state.kind === 'failed') return <p className="gp-promo-meta is-error" role="alert">{t('errors.UNKNOWN')}</p>;
+  if (state.kind === 'loading')
+    return (
+      <p className="gp-promo-meta" role="status">
+        {t('app.loading')}
+      </p>
+    );
+  if (state.kind === 'failed')
+    return (
+      <p className="gp-promo-meta is-error" role="alert">
+        {t('errors.UNKNOWN')}
+      </p>
+    );
   if (state.kind === 'secret') {
     return (
       <div className="gp-promo-check" data-testid="drop-check" data-state="secret">
@@ -53,7 +74,9 @@ export function DropCheck({ promoId }: { promoId: string }) {
   return (
     <div className="gp-promo-check" data-testid="drop-check" data-state={state.ok ? 'verified' : 'mismatch'}>
       <p className={`gp-badge ${state.ok ? 'is-ok' : 'is-bad'}`} data-testid={state.ok ? 'drop-verified' : 'drop-mismatch'}>
-        {state.ok ? t('promo.check.verified', { awards: state.awards, entries: state.entries }) : t('promo.check.mismatch', { problem: state.problems.join('; ') })}
+        {state.ok
+          ? t('promo.check.verified', { awards: state.awards, entries: state.entries })
+          : t('promo.check.mismatch', { problem: state.problems.join('; ') })}
       </p>
       <p className="gp-promo-meta">
         {t('promo.check.seed')} <code className="gp-break">{state.seed}</code>

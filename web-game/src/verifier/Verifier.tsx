@@ -35,7 +35,14 @@ export function inputsOfRound(r: StoredRound): VerifyInputs {
   let params: Record<string, unknown> = r.params;
   if (r.gameType === 'mines') params = { mineCount: r.params.mineCount ?? r.result?.mineCount ?? 3, revealed: r.result?.revealed ?? [] };
   if (r.gameType === 'blackjack') params = { actions: [] };
-  return { gameType: r.gameType, serverSeed: r.fairness.serverSeed ?? '', serverSeedHash: r.fairness.serverSeedHash ?? '', clientSeed: r.fairness.clientSeed, nonce: String(r.fairness.nonce), params: JSON.stringify(params) };
+  return {
+    gameType: r.gameType,
+    serverSeed: r.fairness.serverSeed ?? '',
+    serverSeedHash: r.fairness.serverSeedHash ?? '',
+    clientSeed: r.fairness.clientSeed,
+    nonce: String(r.fairness.nonce),
+    params: JSON.stringify(params),
+  };
 }
 
 const fmt = (v: number, digits: number) => localizeDecimal(v.toFixed(digits));
@@ -71,13 +78,32 @@ function Steps({ steps }: { steps: StreamStep[] }) {
       <p className="gp-hint">{t('verify.stepsIntro')}</p>
       {steps.map((s) => (
         <div key={s.message} className="gp-step">
-          <div className="gp-step-line"><span className="gp-label">{t('verify.message')}</span> <code>{s.message}</code></div>
-          <div className="gp-step-line"><span className="gp-label">{t('verify.digest')}</span> <code className="gp-break" data-testid="verify-digest">{s.digestHex}</code></div>
+          <div className="gp-step-line">
+            <span className="gp-label">{t('verify.message')}</span> <code>{s.message}</code>
+          </div>
+          <div className="gp-step-line">
+            <span className="gp-label">{t('verify.digest')}</span>{' '}
+            <code className="gp-break" data-testid="verify-digest">
+              {s.digestHex}
+            </code>
+          </div>
           <table className="gp-float-table">
-            <thead><tr><th>{t('verify.float')}</th><th>{t('verify.bytes')}</th><th>{t('verify.value')}</th></tr></thead>
+            <thead>
+              <tr>
+                <th>{t('verify.float')}</th>
+                <th>{t('verify.bytes')}</th>
+                <th>{t('verify.value')}</th>
+              </tr>
+            </thead>
             <tbody>
               {s.floats.map((f) => (
-                <tr key={f.index} data-testid={`verify-float-${f.index}`}><td>{f.index}</td><td><code>{f.bytesHex}</code></td><td>{fmt(f.value, 12)}</td></tr>
+                <tr key={f.index} data-testid={`verify-float-${f.index}`}>
+                  <td>{f.index}</td>
+                  <td>
+                    <code>{f.bytesHex}</code>
+                  </td>
+                  <td>{fmt(f.value, 12)}</td>
+                </tr>
               ))}
             </tbody>
           </table>
@@ -99,33 +125,78 @@ function compute(v: VerifyInputs): Outcome {
   try {
     const nonce = Number(v.nonce);
     const hash = hashServerSeed(v.serverSeed);
-    const out = verifyBet({ gameType: v.gameType, serverSeed: v.serverSeed, serverSeedHash: hash, clientSeed: v.clientSeed, nonce, amountMinor: 100n, currency: 'USD', params });
+    const out = verifyBet({
+      gameType: v.gameType,
+      serverSeed: v.serverSeed,
+      serverSeedHash: hash,
+      clientSeed: v.clientSeed,
+      nonce,
+      amountMinor: 100n,
+      currency: 'USD',
+      params,
+    });
     const steps = streamSteps(v.serverSeed, v.clientSeed, nonce, floatsOfRound(v.gameType, v.gameType === 'mines' || v.gameType === 'blackjack' ? {} : params));
     const given = v.serverSeedHash.trim().toLowerCase();
     const m = out.multiplier4;
-    return { ok: true, hash, hashMatches: given === '' ? null : given === hash, text: outcomeText(v.gameType, out.result as Record<string, unknown>), multiplier: `${localizeDecimal(`${m / 10_000n}.${(m % 10_000n).toString().padStart(4, '0')}`)}×`, steps };
+    return {
+      ok: true,
+      hash,
+      hashMatches: given === '' ? null : given === hash,
+      text: outcomeText(v.gameType, out.result as Record<string, unknown>),
+      multiplier: `${localizeDecimal(`${m / 10_000n}.${(m % 10_000n).toString().padStart(4, '0')}`)}×`,
+      steps,
+    };
   } catch (err) {
     return { ok: false, error: t('verify.invalid', { reason: err instanceof Error ? err.message : String(err) }) };
   }
 }
 
 export function VerifierForm({ initial }: { initial?: VerifyInputs | undefined }) {
-  const [v, setV] = useState<VerifyInputs>(initial ?? { gameType: 'dice', serverSeed: '', serverSeedHash: '', clientSeed: '', nonce: '0', params: DEFAULT_PARAMS.dice });
+  const [v, setV] = useState<VerifyInputs>(
+    initial ?? { gameType: 'dice', serverSeed: '', serverSeedHash: '', clientSeed: '', nonce: '0', params: DEFAULT_PARAMS.dice },
+  );
   const [outcome, setOutcome] = useState<Outcome | null>(() => (initial?.serverSeed ? compute(initial) : null));
   const set = (patch: Partial<VerifyInputs>) => setV((old) => ({ ...old, ...patch }));
   const field = (key: 'serverSeed' | 'serverSeedHash' | 'clientSeed' | 'nonce', label: string, mode?: 'numeric') => (
     <label className="gp-field">
       <span className="gp-label">{label}</span>
-      <input className="gp-input" value={v[key]} inputMode={mode} spellCheck={false} autoComplete="off" onChange={(e) => set({ [key]: e.target.value })} data-testid={`verify-${key}`} />
+      <input
+        className="gp-input"
+        value={v[key]}
+        inputMode={mode}
+        spellCheck={false}
+        autoComplete="off"
+        onChange={(e) => set({ [key]: e.target.value })}
+        data-testid={`verify-${key}`}
+      />
     </label>
   );
   return (
-    <form className="gp-verifier" onSubmit={(e) => { e.preventDefault(); setOutcome(compute(v)); }} data-testid="verifier">
+    <form
+      className="gp-verifier"
+      onSubmit={(e) => {
+        e.preventDefault();
+        setOutcome(compute(v));
+      }}
+      data-testid="verifier"
+    >
       <p className="gp-muted">{t('verify.intro')}</p>
       <label className="gp-field">
         <span className="gp-label">{t('verify.game')}</span>
-        <select className="gp-select" value={v.gameType} onChange={(e) => { const g = e.target.value as GameType; set({ gameType: g, params: DEFAULT_PARAMS[g] }); }} data-testid="verify-gameType">
-          {GAME_TYPES.map((g) => <option key={g} value={g}>{t(`games.${g}`)}</option>)}
+        <select
+          className="gp-select"
+          value={v.gameType}
+          onChange={(e) => {
+            const g = e.target.value as GameType;
+            set({ gameType: g, params: DEFAULT_PARAMS[g] });
+          }}
+          data-testid="verify-gameType"
+        >
+          {GAME_TYPES.map((g) => (
+            <option key={g} value={g}>
+              {t(`games.${g}`)}
+            </option>
+          ))}
         </select>
       </label>
       {field('serverSeed', t('verify.serverSeed'))}
@@ -134,22 +205,41 @@ export function VerifierForm({ initial }: { initial?: VerifyInputs | undefined }
       {field('nonce', t('verify.nonce'), 'numeric')}
       <label className="gp-field">
         <span className="gp-label">{t('verify.params')}</span>
-        <textarea className="gp-input gp-mono" rows={2} value={v.params} spellCheck={false} onChange={(e) => set({ params: e.target.value })} data-testid="verify-params" />
+        <textarea
+          className="gp-input gp-mono"
+          rows={2}
+          value={v.params}
+          spellCheck={false}
+          onChange={(e) => set({ params: e.target.value })}
+          data-testid="verify-params"
+        />
       </label>
-      <button type="submit" className="gp-btn gp-btn-primary" data-testid="verify-run">{t('verify.run')}</button>
-      {outcome && !outcome.ok && <p className="gp-hint is-error" role="alert" data-testid="verify-error">{outcome.error}</p>}
+      <button type="submit" className="gp-btn gp-btn-primary" data-testid="verify-run">
+        {t('verify.run')}
+      </button>
+      {outcome && !outcome.ok && (
+        <p className="gp-hint is-error" role="alert" data-testid="verify-error">
+          {outcome.error}
+        </p>
+      )}
       {outcome?.ok && (
         <div className="gp-verify-out" data-testid="verify-result" role="status">
           <dl className="gp-facts">
             <dt>{t('verify.hashComputed')}</dt>
-            <dd><code className="gp-break" data-testid="verify-computed-hash">{outcome.hash}</code></dd>
+            <dd>
+              <code className="gp-break" data-testid="verify-computed-hash">
+                {outcome.hash}
+              </code>
+            </dd>
             <dt>{t('verify.outcome')}</dt>
             <dd data-testid="verify-outcome">{outcome.text}</dd>
             <dt>{t('verify.multiplier')}</dt>
             <dd data-testid="verify-multiplier">{outcome.multiplier}</dd>
           </dl>
           {outcome.hashMatches !== null && (
-            <p className={`gp-badge ${outcome.hashMatches ? 'is-ok' : 'is-bad'}`} data-testid="verify-hash-status" data-ok={outcome.hashMatches}>{outcome.hashMatches ? `${t('verify.hashOk')} ✓` : t('verify.hashBad')}</p>
+            <p className={`gp-badge ${outcome.hashMatches ? 'is-ok' : 'is-bad'}`} data-testid="verify-hash-status" data-ok={outcome.hashMatches}>
+              {outcome.hashMatches ? `${t('verify.hashOk')} ✓` : t('verify.hashBad')}
+            </p>
           )}
           <Steps steps={outcome.steps} />
         </div>
@@ -177,7 +267,12 @@ export function RoundProof({ round }: { round: StoredRound }) {
       ...(paid ? { payoutMinor: round.payout } : {}),
     });
   }, [round]);
-  if (!round.fairness.serverSeed) return <p className="gp-hint" data-testid="proof-secret">{t('verify.notRevealed')}</p>;
+  if (!round.fairness.serverSeed)
+    return (
+      <p className="gp-hint" data-testid="proof-secret">
+        {t('verify.notRevealed')}
+      </p>
+    );
   if (!check) return null;
   return (
     <div className="gp-proof" data-testid="proof" data-verified={check.verified}>
@@ -186,10 +281,24 @@ export function RoundProof({ round }: { round: StoredRound }) {
       </p>
       {check.compared.length > 0 && (
         <table className="gp-float-table">
-          <thead><tr><th /><th>{t('verify.stored')}</th><th>{t('verify.recomputed')}</th></tr></thead>
+          <thead>
+            <tr>
+              <th />
+              <th>{t('verify.stored')}</th>
+              <th>{t('verify.recomputed')}</th>
+            </tr>
+          </thead>
           <tbody>
             {check.compared.map((c) => (
-              <tr key={c.what} data-same={c.stored === c.recomputed}><td>{t(`verify.what.${c.what}`)}</td><td className="gp-break" title={c.stored}>{short(c.stored)}</td><td className="gp-break" title={c.recomputed}>{short(c.recomputed)}</td></tr>
+              <tr key={c.what} data-same={c.stored === c.recomputed}>
+                <td>{t(`verify.what.${c.what}`)}</td>
+                <td className="gp-break" title={c.stored}>
+                  {short(c.stored)}
+                </td>
+                <td className="gp-break" title={c.recomputed}>
+                  {short(c.recomputed)}
+                </td>
+              </tr>
             ))}
           </tbody>
         </table>

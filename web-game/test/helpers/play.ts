@@ -24,7 +24,8 @@ export async function waitForResult(target: Page | Frame): Promise<void> {
 
 export async function playRound(page: Page, game: string, target: Page | Frame = page): Promise<Played> {
   const answers: Record<string, unknown>[] = [];
-  if (game === 'keno' && (await target.locator('[data-testid^=keno-][data-state=picked]').count()) === 0) await target.locator('[data-testid=keno-auto]').click();
+  if (game === 'keno' && (await target.locator('[data-testid^=keno-][data-state=picked]').count()) === 0)
+    await target.locator('[data-testid=keno-auto]').click();
   let last = await click(page, target, '[data-testid=bet-button]');
   answers.push(last);
   if (game === 'mines' && last.roundStatus === 'active') {

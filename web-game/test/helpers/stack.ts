@@ -44,7 +44,9 @@ export const secretOf = (id: string) => `secret-of-${id}-0123456789abcdef`;
 
 export async function startStack(profiles: Profile[]): Promise<Stack> {
   const casino = await startReferenceCasino({
-    operators: Object.fromEntries(profiles.map((p) => [p.operatorId, { secret: secretOf(p.operatorId), currency: p.currency ?? 'USD', decimals: p.decimals ?? 2 }])),
+    operators: Object.fromEntries(
+      profiles.map((p) => [p.operatorId, { secret: secretOf(p.operatorId), currency: p.currency ?? 'USD', decimals: p.decimals ?? 2 }]),
+    ),
   });
   const t = await createTestApp({ listen: true });
   const port = new URL(t.url).port;
@@ -143,7 +145,8 @@ export async function startCasinoPage(): Promise<CasinoPage> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     origin,
-    url: (src, opts = {}) => `${origin}/casino.html?${new URLSearchParams({ src, height: String(opts.height ?? 0), ...(opts.attacker ? { attacker: opts.attacker } : {}) }).toString()}`,
+    url: (src, opts = {}) =>
+      `${origin}/casino.html?${new URLSearchParams({ src, height: String(opts.height ?? 0), ...(opts.attacker ? { attacker: opts.attacker } : {}) }).toString()}`,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));

@@ -56,7 +56,13 @@ export interface DropAward {
  * next prize. `prizesAwardedBefore` lets the server continue a draw it already started (the
  * entries given are then the ones after those it evaluated).
  */
-export function drawPrizeDrop(input: { serverSeed: string; oneIn: number; prizeCount: number; entries: readonly DropEntry[]; prizesAwardedBefore?: number }): DropAward[] {
+export function drawPrizeDrop(input: {
+  serverSeed: string;
+  oneIn: number;
+  prizeCount: number;
+  entries: readonly DropEntry[];
+  prizesAwardedBefore?: number;
+}): DropAward[] {
   const entries = [...input.entries].sort((a, b) => a.seq - b.seq);
   const out: DropAward[] = [];
   let next = input.prizesAwardedBefore ?? 0;
@@ -86,7 +92,10 @@ export function verifyPrizeDrop(p: DropProof): { ok: boolean; problems: string[]
   const awards = drawPrizeDrop({ serverSeed: p.serverSeed, oneIn: p.oneIn, prizeCount: p.prizeCount, entries: p.entries });
   const key = (a: { prize: number; seq: number; ticket: string }) => `${a.prize}:${a.seq}:${a.ticket}`;
   const want = awards.map(key).join(',');
-  const got = [...p.awards].sort((a, b) => a.prize - b.prize).map(key).join(',');
+  const got = [...p.awards]
+    .sort((a, b) => a.prize - b.prize)
+    .map(key)
+    .join(',');
   if (want !== got) problems.push('the published awards differ from the recomputed ones');
   return { ok: problems.length === 0, problems, awards };
 }

@@ -78,7 +78,9 @@ export function blackjackActionsOf(floats: readonly number[], amountMinor: bigin
   };
   const done = (s: BlackjackState) =>
     s.hands.length === target.hands.length &&
-    s.hands.every((h, i) => h.cards.length === target.hands[i]?.cards.length && (target.hands[i]?.doubled === undefined || h.doubled === target.hands[i]?.doubled)) &&
+    s.hands.every(
+      (h, i) => h.cards.length === target.hands[i]?.cards.length && (target.hands[i]?.doubled === undefined || h.doubled === target.hands[i]?.doubled),
+    ) &&
     (target.insurance === undefined || s.insurance.taken === target.insurance.taken) &&
     s.dealer.length === target.dealer.cards.length &&
     s.dealer.every((c, i) => c === target.dealer.cards[i]);
@@ -163,7 +165,13 @@ export function checkRound(round: StoredRound): RoundCheck {
     const again = outcomeOf(round.gameType, recomputed.result as Record<string, unknown>);
     const compared = Object.keys(stored).map((what) => ({ what, stored: text(stored[what]), recomputed: text(again[what]) }));
     if (round.payoutMinor !== undefined) compared.push({ what: 'payout', stored: String(round.payoutMinor), recomputed: String(recomputed.payoutMinor) });
-    return { hashMatches, recomputed, compared, verified: hashMatches && compared.every((c) => c.stored === c.recomputed), problem: hashMatches ? null : 'the server seed does not hash to the committed hash' };
+    return {
+      hashMatches,
+      recomputed,
+      compared,
+      verified: hashMatches && compared.every((c) => c.stored === c.recomputed),
+      problem: hashMatches ? null : 'the server seed does not hash to the committed hash',
+    };
   } catch (err) {
     return { hashMatches, recomputed: null, compared: [], verified: false, problem: err instanceof Error ? err.message : String(err) };
   }

@@ -56,9 +56,7 @@ const minesVerifyParams = z
   })
   .prefault({});
 
-const blackjackVerifyParams = z
-  .object({ actions: z.array(z.enum(BLACKJACK_ACTIONS)).max(64).default([]) })
-  .prefault({});
+const blackjackVerifyParams = z.object({ actions: z.array(z.enum(BLACKJACK_ACTIONS)).max(64).default([]) }).prefault({});
 
 function invalid(message: string): RuleError {
   return new RuleError('VALIDATION_ERROR', message);

@@ -283,10 +283,7 @@ export function requiredDebit(s: BlackjackState, action: BlackjackAction): Extra
  * Applies a legal action and returns the new state (the input is not modified) with the extra
  * debit it took, if any. Throws ACTION_NOT_AVAILABLE for an illegal action.
  */
-export function applyBlackjackAction(
-  state: BlackjackState,
-  action: BlackjackAction,
-): { state: BlackjackState; extraDebit?: ExtraDebit } {
+export function applyBlackjackAction(state: BlackjackState, action: BlackjackAction): { state: BlackjackState; extraDebit?: ExtraDebit } {
   const extraDebit = requiredDebit(state, action);
   const s = clone(state);
   if (action === 'insurance' || action === 'decline_insurance') {

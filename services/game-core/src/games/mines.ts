@@ -14,9 +14,7 @@ import { floorMul, multiplierNumber } from './exact.js';
 export const MINES_TILES = 25;
 export const MINES_FLOATS = 24;
 
-export const minesParamsSchema = z
-  .object({ mineCount: z.number().int().min(1).max(24).default(3) })
-  .prefault({});
+export const minesParamsSchema = z.object({ mineCount: z.number().int().min(1).max(24).default(3) }).prefault({});
 export type MinesParams = z.infer<typeof minesParamsSchema>;
 
 export type MinesStatus = 'active' | 'busted' | 'cashed_out';
@@ -120,11 +118,7 @@ export function minesPayout(state: MinesState, amountMinor: bigint, limits?: Pic
  * CONTRACT.md §10: when the reveals bring the payout to maxPayout or above, the round cashes out
  * (its payout is then maxPayout, see minesPayout). Leaves other states unchanged.
  */
-export function applyMaxPayoutCap(
-  state: MinesState,
-  amountMinor: bigint,
-  limits: Pick<BetLimits, 'maxPayout'>,
-): { state: MinesState; capped: boolean } {
+export function applyMaxPayoutCap(state: MinesState, amountMinor: bigint, limits: Pick<BetLimits, 'maxPayout'>): { state: MinesState; capped: boolean } {
   if (state.status !== 'active' || safeReveals(state) === 0) return { state, capped: false };
   if (applyMultiplier(amountMinor, cashoutMultiplier(state)) < limits.maxPayout) return { state, capped: false };
   return { state: { ...state, status: 'cashed_out' }, capped: true };
@@ -142,11 +136,7 @@ export interface RevealOutcome {
  * Reveals a tile. Throws ROUND_NOT_ACTIVE on a final state, TILE_ALREADY_REVEALED for a repeat,
  * VALIDATION_ERROR for a tile outside 0..24. With `cap` the maxPayout rule is applied too.
  */
-export function revealTile(
-  state: MinesState,
-  tile: number,
-  cap?: { amountMinor: bigint; limits: Pick<BetLimits, 'maxPayout'> },
-): RevealOutcome {
+export function revealTile(state: MinesState, tile: number, cap?: { amountMinor: bigint; limits: Pick<BetLimits, 'maxPayout'> }): RevealOutcome {
   if (state.status !== 'active') throw new RuleError('ROUND_NOT_ACTIVE', 'the round is over');
   if (!Number.isInteger(tile) || tile < 0 || tile >= MINES_TILES) throw new RuleError('VALIDATION_ERROR', 'tile must be an integer 0..24');
   if (state.revealed.includes(tile)) throw new RuleError('TILE_ALREADY_REVEALED', `tile ${tile} is already revealed`);

@@ -59,10 +59,7 @@ export function plinkoDistribution(params: PlinkoParams): Distribution {
 export function kenoDistribution(params: Pick<KenoParams, 'risk'> & { picks: number[] | number }): Distribution {
   const picks = typeof params.picks === 'number' ? params.picks : params.picks.length;
   const total = Number(binomial(40, 10));
-  return kenoRow(params.risk, picks).map((m, hits) => [
-    Number(binomial(picks, hits) * binomial(40 - picks, 10 - hits)) / total,
-    m4(m),
-  ]);
+  return kenoRow(params.risk, picks).map((m, hits) => [Number(binomial(picks, hits) * binomial(40 - picks, 10 - hits)) / total, m4(m)]);
 }
 
 /** Reveal `reveals` tiles then cash out: all safe with C(25−m,k)/C(25,k). */

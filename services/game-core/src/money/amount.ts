@@ -88,7 +88,8 @@ export function parseAmount(text: string, currency: CurrencyCode, opts: { field?
   try {
     minor = parseMinorUnits(text, decimals);
   } catch (err) {
-    if (err instanceof AmountFormatError) throw new RuleError('VALIDATION_ERROR', `${field} must be a number with at most ${decimals} decimals for ${currency}`);
+    if (err instanceof AmountFormatError)
+      throw new RuleError('VALIDATION_ERROR', `${field} must be a number with at most ${decimals} decimals for ${currency}`);
     throw err;
   }
   if (minor < 0n || (!opts.allowZero && minor === 0n)) throw new RuleError('VALIDATION_ERROR', `${field} must be greater than 0`);

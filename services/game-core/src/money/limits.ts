@@ -24,7 +24,11 @@ export function stakeProblem(amount: bigint, limits: StakeLimits): StakeProblem 
   return null;
 }
 
-const STAKE_MESSAGES = { belowMin: 'amount is below the minimum bet', aboveMax: 'amount is above the maximum bet', notStep: 'amount is not a multiple of the stake step' } as const;
+const STAKE_MESSAGES = {
+  belowMin: 'amount is below the minimum bet',
+  aboveMax: 'amount is above the maximum bet',
+  notStep: 'amount is not a multiple of the stake step',
+} as const;
 
 export function checkStake(amount: bigint, limits: BetLimits): void {
   const problem = stakeProblem(amount, limits);

@@ -13,7 +13,14 @@ import { AUTOBET_MODES } from '../operators/responsible-gaming.js';
 import { PUBLIC_ROUND_STATUSES, ROUND_STATUSES } from '../rounds/round-status.js';
 
 /** An amount: an exact JSON number in the currency's decimals. */
-export const money = z.custom<LosslessNumber | number>((v) => typeof v === 'number' || isLosslessNumber(v)).meta({ id: 'Amount', type: 'number', description: 'an amount: an exact JSON number in the currency’s decimals (a client that reads JSON into doubles must keep its text: web pages read it as number | string)' });
+export const money = z
+  .custom<LosslessNumber | number>((v) => typeof v === 'number' || isLosslessNumber(v))
+  .meta({
+    id: 'Amount',
+    type: 'number',
+    description:
+      'an amount: an exact JSON number in the currency’s decimals (a client that reads JSON into doubles must keep its text: web pages read it as number | string)',
+  });
 export const time = z.string().meta({ format: 'date-time' });
 
 /*
@@ -21,14 +28,20 @@ export const time = z.string().meta({ format: 'date-time' });
  * http/openapi.ts), so a casino's generated client and the pages' generated types (@gp/api-types)
  * name them too.
  */
-export const currency = z.enum(CURRENCY_CODES as [string, ...string[]]).meta({ id: 'Currency', description: 'a currency code of the currency contract (CONTRACT.md §3)' });
+export const currency = z
+  .enum(CURRENCY_CODES as [string, ...string[]])
+  .meta({ id: 'Currency', description: 'a currency code of the currency contract (CONTRACT.md §3)' });
 export const gameType = z.enum(GAME_TYPES).meta({ id: 'GameType' });
 /** Every code of the error catalogue (errors.ts, CONTRACT.md §2). */
-export const errorCodeSchema = z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]).meta({ id: 'ErrorCode', description: 'the error catalogue (CONTRACT.md §2); each code has one HTTP status' });
+export const errorCodeSchema = z
+  .enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]])
+  .meta({ id: 'ErrorCode', description: 'the error catalogue (CONTRACT.md §2); each code has one HTTP status' });
 /** A round's status as clients see it (CONTRACT.md §4). */
 export const roundStatusSchema = z.enum(PUBLIC_ROUND_STATUSES).meta({ id: 'RoundStatus', description: 'a round status as clients see it (CONTRACT.md §4)' });
 /** A round's stored status (the admin console also sees the internal `debit_requested`). */
-export const storedRoundStatusSchema = z.enum(ROUND_STATUSES).meta({ id: 'StoredRoundStatus', description: 'a round status as stored: RoundStatus and the internal debit_requested (a debit not confirmed yet)' });
+export const storedRoundStatusSchema = z
+  .enum(ROUND_STATUSES)
+  .meta({ id: 'StoredRoundStatus', description: 'a round status as stored: RoundStatus and the internal debit_requested (a debit not confirmed yet)' });
 /**
  * A game's params: validated by the game (game-core), so a record here; /openapi.json documents
  * it as the union of every game's params schema (http/openapi.ts `GameParams`).
@@ -46,7 +59,10 @@ export const errorAnswer = z
     roundId: z.string().optional(),
     roundStatus: roundStatusSchema.optional(),
     casinoCode: z.string().optional(),
-    casinoMessage: z.string().optional().meta({ description: "the casino's own words of a 4xx refusal {code, message} (validate-session, balance, debit): at most 300 characters, control characters removed; plain text, never HTML. Never on SIGNATURE_* or IDEMPOTENCY_CONFLICT" }),
+    casinoMessage: z.string().optional().meta({
+      description:
+        "the casino's own words of a 4xx refusal {code, message} (validate-session, balance, debit): at most 300 characters, control characters removed; plain text, never HTML. Never on SIGNATURE_* or IDEMPOTENCY_CONFLICT",
+    }),
   })
   .meta({ id: 'Error', description: 'The error envelope (CONTRACT.md §2)' });
 
@@ -101,18 +117,16 @@ export const publicConfigAnswer = z
   })
   .meta({ id: 'OperatorConfig' });
 
-export const adminOperatorAnswer = publicConfigAnswer
-  .extend({
-    tenantId: z.string().nullable(),
-    callbackBaseUrl: z.string(),
-    abandonedRoundPolicy: z.object({ afterHours: z.number().int(), mines: z.enum(['cashout', 'keep_open']), blackjack: z.enum(['stand', 'keep_open']) }),
-    enabled: z.boolean(),
-    createdAt: time,
-    updatedAt: time,
-    secretRotatedAt: time.nullable().optional(),
-    previousSecretValidUntil: time.nullable().optional().meta({ description: 'until when the secret before the last rotation still verifies signed requests' }),
-  })
-  ;
+export const adminOperatorAnswer = publicConfigAnswer.extend({
+  tenantId: z.string().nullable(),
+  callbackBaseUrl: z.string(),
+  abandonedRoundPolicy: z.object({ afterHours: z.number().int(), mines: z.enum(['cashout', 'keep_open']), blackjack: z.enum(['stand', 'keep_open']) }),
+  enabled: z.boolean(),
+  createdAt: time,
+  updatedAt: time,
+  secretRotatedAt: time.nullable().optional(),
+  previousSecretValidUntil: time.nullable().optional().meta({ description: 'until when the secret before the last rotation still verifies signed requests' }),
+});
 
 export const fairnessState = z.object({ serverSeedHash: z.string(), clientSeed: z.string(), nonce: z.number().int() });
 
@@ -239,7 +253,9 @@ export const retrySummaryAnswer = z.object({
       items: z.array(z.object({ promoId: z.string(), prize: z.number().int(), idempotencyKey: z.string(), outcome: z.enum(['succeeded', 'pending']) })),
     })
     .optional()
-    .meta({ description: "the cron route, when it sent any: the pass's operator's promo credits due for a retry (docs/promotions.md); not counted in scanned/retried" }),
+    .meta({
+      description: "the cron route, when it sent any: the pass's operator's promo credits due for a retry (docs/promotions.md); not counted in scanned/retried",
+    }),
 });
 
 /* ------------------------------------------------------------------ the admin console (issue 13) */
@@ -255,7 +271,13 @@ export const staffAnswer = z.object({
 });
 
 export const meAnswer = z.object({
-  staff: z.object({ staffId: z.string().nullable(), email: z.string().nullable(), role: z.enum(['platform_admin', 'admin', 'viewer']), tenantId: z.string().nullable(), via: z.enum(['session', 'token']) }),
+  staff: z.object({
+    staffId: z.string().nullable(),
+    email: z.string().nullable(),
+    role: z.enum(['platform_admin', 'admin', 'viewer']),
+    tenantId: z.string().nullable(),
+    via: z.enum(['session', 'token']),
+  }),
   tenants: z.array(z.string()).meta({ description: 'the tenants whose profiles the caller sees (every tenant for a platform admin)' }),
 });
 
@@ -267,7 +289,13 @@ export const auditAnswer = z.object({
     z.object({
       id: z.string(),
       at: time,
-      actor: z.object({ kind: z.string(), staffId: z.string().nullable(), email: z.string().nullable(), ip: z.string().nullable(), userAgent: z.string().nullable() }),
+      actor: z.object({
+        kind: z.string(),
+        staffId: z.string().nullable(),
+        email: z.string().nullable(),
+        ip: z.string().nullable(),
+        userAgent: z.string().nullable(),
+      }),
       action: z.string(),
       tenantId: z.string().nullable(),
       operatorId: z.string().nullable(),
@@ -286,7 +314,10 @@ export const rotatedSecretAnswer = z.object({
   previousSecretValidUntil: time.nullable(),
 });
 
-export const createdOperatorAnswer = z.object({ operator: adminOperatorAnswer, sharedSecret: z.string().meta({ description: 'shown this once, never again' }) });
+export const createdOperatorAnswer = z.object({
+  operator: adminOperatorAnswer,
+  sharedSecret: z.string().meta({ description: 'shown this once, never again' }),
+});
 
 export const roundListAnswer = z.object({
   rounds: z.array(
@@ -310,25 +341,41 @@ export const adminRoundAnswer = z.object({ round: betAnswer, replayUrl: z.string
 
 export const totalsAnswer = z.object({
   totals: z.array(
-    z.object({
-      operatorId: z.string(),
-      currency,
-      day: z.string(),
-      debits: z.number().int(),
-      stakes: money,
-      payouts: money,
-      rollbacks: money,
-      ggr: money,
-      freeBetPayouts: money,
-      promoCredits: money,
-      promoPending: money,
-      promoPendingCount: z.number().int(),
-    }).meta({ description: "per day: paid rounds' confirmed stakes, payouts, rollbacks and GGR (stakes − payouts − rollbacks); free-bet rounds' confirmed payouts; promo credits confirmed and pending, by the day of the award (docs/promotions.md) — a free-bet or promo payout is never in payouts or ggr" }),
+    z
+      .object({
+        operatorId: z.string(),
+        currency,
+        day: z.string(),
+        debits: z.number().int(),
+        stakes: money,
+        payouts: money,
+        rollbacks: money,
+        ggr: money,
+        freeBetPayouts: money,
+        promoCredits: money,
+        promoPending: money,
+        promoPendingCount: z.number().int(),
+      })
+      .meta({
+        description:
+          "per day: paid rounds' confirmed stakes, payouts, rollbacks and GGR (stakes − payouts − rollbacks); free-bet rounds' confirmed payouts; promo credits confirmed and pending, by the day of the award (docs/promotions.md) — a free-bet or promo payout is never in payouts or ggr",
+      }),
   ),
 });
 
 export const pendingAnswer = z.object({
-  rounds: z.array(z.object({ roundId: z.string(), operatorId: z.string(), playerRef: z.string(), gameType, currency, amount: money, status: storedRoundStatusSchema, updatedAt: time })),
+  rounds: z.array(
+    z.object({
+      roundId: z.string(),
+      operatorId: z.string(),
+      playerRef: z.string(),
+      gameType,
+      currency,
+      amount: money,
+      status: storedRoundStatusSchema,
+      updatedAt: time,
+    }),
+  ),
 });
 
 export const dashboardAnswer = z.object({
@@ -343,7 +390,16 @@ export const dashboardAnswer = z.object({
   }),
   ggr: z.array(z.object({ currency, value: money })),
   pendingRetries: z.array(z.object({ operatorId: z.string(), status: z.string(), rounds: z.number().int() })),
-  callbacks: z.array(z.object({ operatorId: z.string(), callbacks: z.number().int(), errors: z.number().int(), errorRate: z.number(), meanMs: z.number().nullable(), p95Ms: z.number().nullable() })),
+  callbacks: z.array(
+    z.object({
+      operatorId: z.string(),
+      callbacks: z.number().int(),
+      errors: z.number().int(),
+      errorRate: z.number(),
+      meanMs: z.number().nullable(),
+      p95Ms: z.number().nullable(),
+    }),
+  ),
   rtp: z.array(z.object({ gameType, currency, rounds: z.number().int(), staked: money, paid: money, measured: z.number().nullable(), design: z.number() })),
 });
 

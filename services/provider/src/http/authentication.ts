@@ -39,7 +39,8 @@ export type RouteAuth = (typeof ROUTE_AUTH)[number];
 /** Routes that refuse an anonymous caller. */
 export const PROTECTED_AUTH: readonly RouteAuth[] = ['admin', 'cron', 'admin-or-operator', 'staff'];
 
-export type Caller = { kind: 'anonymous' } | { kind: 'admin' } | { kind: 'cron' } | { kind: 'operator'; operatorId: string } | { kind: 'staff'; staff: StaffPrincipal };
+export type Caller =
+  { kind: 'anonymous' } | { kind: 'admin' } | { kind: 'cron' } | { kind: 'operator'; operatorId: string } | { kind: 'staff'; staff: StaffPrincipal };
 
 /**
  * What an `auth: 'staff'` route declares besides: the least role (`viewer`: any staff member;
@@ -141,9 +142,12 @@ export async function verifyOperatorSignature(request: FastifyRequest, deps: Aut
   if (!operator) throw new AppError('SIGNATURE_INVALID', 'the request signature is not valid');
   // During a rotation's grace period the previous secret verifies too (issue 13 item 3).
   const secrets = [operator.sharedSecret];
-  if (operator.previousSharedSecret && operator.previousSecretValidUntil && Date.parse(operator.previousSecretValidUntil) > nowS * 1000) secrets.push(operator.previousSharedSecret);
+  if (operator.previousSharedSecret && operator.previousSecretValidUntil && Date.parse(operator.previousSecretValidUntil) > nowS * 1000)
+    secrets.push(operator.previousSharedSecret);
   const received = signature.toLowerCase() === signature ? signature : '';
-  const matches = secrets.map((secret) => signatureMatches(sign(secret, request.method, request.raw.url ?? request.url, timestamp, nonce, request.rawBody ?? ''), received));
+  const matches = secrets.map((secret) =>
+    signatureMatches(sign(secret, request.method, request.raw.url ?? request.url, timestamp, nonce, request.rawBody ?? ''), received),
+  );
   if (!matches.includes(true)) {
     throw new AppError('SIGNATURE_INVALID', 'the request signature is not valid');
   }
@@ -189,7 +193,8 @@ function checks(deps: AuthDeps) {
   const operator = guarded(deps, async (request) => ({ kind: 'operator', operatorId: await verifyOperatorSignature(request, deps) }) as const);
   const staffCaller = guarded(deps, async (request) => {
     if (bearerToken(request) !== null) {
-      if (!tokenMatches(deps.config.adminToken, bearerToken(request))) throw new AppError('UNAUTHORIZED', 'a valid administrator bearer token or staff session is required');
+      if (!tokenMatches(deps.config.adminToken, bearerToken(request)))
+        throw new AppError('UNAUTHORIZED', 'a valid administrator bearer token or staff session is required');
       return TOKEN_PRINCIPAL;
     }
     const cookie = request.cookies?.[STAFF_SESSION_COOKIE];
@@ -306,7 +311,8 @@ export function registerAuthentication(app: FastifyInstance, deps: AuthDeps): vo
       const staff = await c.staff(request);
       request.caller = { kind: 'staff', staff };
       const rule = (request.routeOptions.config as { staff?: StaffRule }).staff!;
-      if (!meetsRole(staff, rule.role)) throw new AppError('FORBIDDEN', rule.role === 'platform' ? 'only a platform admin may do this' : 'your role may only read');
+      if (!meetsRole(staff, rule.role))
+        throw new AppError('FORBIDDEN', rule.role === 'platform' ? 'only a platform admin may do this' : 'your role may only read');
       if (staff.via === 'session' && !SAFE_METHODS.has(request.method)) await checkCsrf(app, request);
     },
   };

@@ -17,7 +17,11 @@ export function toAppError(err: unknown): AppError {
   const known = asAppError(err);
   if (known) return known;
   const down = unavailableStore(err);
-  if (down) return new AppError('NOT_READY', `the ${down} is unavailable; retry the request (with the same idempotency key)`, { ready: false, checks: { [down]: 'unavailable' } });
+  if (down)
+    return new AppError('NOT_READY', `the ${down} is unavailable; retry the request (with the same idempotency key)`, {
+      ready: false,
+      checks: { [down]: 'unavailable' },
+    });
   const fe = err as Partial<FastifyError> & { validation?: unknown };
   if (fe && typeof fe === 'object') {
     if (fe.code === 'FST_ERR_NOT_FOUND') return new AppError('NOT_FOUND', 'route not found');
@@ -43,7 +47,12 @@ export function toAppError(err: unknown): AppError {
  */
 export function unavailableStore(err: unknown): 'redis' | 'database' | null {
   const e = (err ?? {}) as { name?: unknown; code?: unknown; message?: unknown };
-  if (e.name === 'MaxRetriesPerRequestError' || e.message === 'Connection is closed.' || (typeof e.message === 'string' && e.message.startsWith('Reached the max retries per request limit'))) return 'redis';
+  if (
+    e.name === 'MaxRetriesPerRequestError' ||
+    e.message === 'Connection is closed.' ||
+    (typeof e.message === 'string' && e.message.startsWith('Reached the max retries per request limit'))
+  )
+    return 'redis';
   if (typeof e.code === 'string' && (/^08[0-9A-Z]{3}$/.test(e.code) || ['57P01', '57P02', '57P03'].includes(e.code))) return 'database';
   if (typeof e.message === 'string' && /^(timeout exceeded when trying to connect|Connection terminated)/.test(e.message)) return 'database';
   return null;

@@ -63,7 +63,9 @@ export const reconciliationTotalsAnswer = z.object({
       currency,
       paid: z.object({ debits: moneyTotals, credits: moneyTotals, rollbacks: moneyTotals, creditsPending: moneyTotals, rollbacksPending: moneyTotals }),
       freeBet: z.object({ debits: moneyTotals, credits: moneyTotals, creditsPending: moneyTotals }),
-      promo: z.object({ credits: moneyTotals, creditsPending: moneyTotals }).meta({ description: "promotions' prizes (docs/promotions.md): credits with no round and no debit" }),
+      promo: z
+        .object({ credits: moneyTotals, creditsPending: moneyTotals })
+        .meta({ description: "promotions' prizes (docs/promotions.md): credits with no round and no debit" }),
     }),
   ),
 });

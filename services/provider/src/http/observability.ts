@@ -64,7 +64,9 @@ export class AccessLog extends LogController {
 
 /** operatorId (met by the request, else named by its body or query), roundId and errorCode of a request. */
 function accessLogFields(request: FastifyRequest): Record<string, string> {
-  const named = [request.body, request.query].map((o) => (o && typeof o === 'object' ? (o as Record<string, unknown>).operatorId : undefined)).find((v): v is string => typeof v === 'string' && v.length <= 200);
+  const named = [request.body, request.query]
+    .map((o) => (o && typeof o === 'object' ? (o as Record<string, unknown>).operatorId : undefined))
+    .find((v): v is string => typeof v === 'string' && v.length <= 200);
   if (named) noteRequest({ operatorId: named }, request);
   return requestLogFields(request);
 }

@@ -26,7 +26,9 @@ const COMPONENT = '#/components/schemas/';
 function toComponentRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toComponentRefs);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(/^#\/\$defs\//, COMPONENT) : toComponentRefs(v)]));
+    return Object.fromEntries(
+      Object.entries(value as Json).map(([k, v]) => [k, k === '$ref' && typeof v === 'string' ? v.replace(/^#\/\$defs\//, COMPONENT) : toComponentRefs(v)]),
+    );
   }
   return value;
 }
@@ -50,7 +52,8 @@ function addComponent(components: Record<string, Json>, name: string, def: Json)
   const { id: _id, ...rest } = def;
   if (name === 'GameParams') return; // documented as the union of the games' params (gameParams below)
   const known = components[name];
-  if (known && JSON.stringify(known) !== JSON.stringify(rest)) throw new Error(`/openapi.json: the named schema ${name} has two shapes (input and output differ): name them apart`);
+  if (known && JSON.stringify(known) !== JSON.stringify(rest))
+    throw new Error(`/openapi.json: the named schema ${name} has two shapes (input and output differ): name them apart`);
   components[name] = rest;
 }
 
@@ -68,7 +71,10 @@ function gameParams(components: Record<string, Json>): void {
     components[name] = { ...jsonSchema(GAMES[game].paramsSchema, 'input', components), description: `the params of a ${game} round` };
     refs.push({ $ref: `${COMPONENT}${name}` });
   }
-  components.GameParams = { description: "a game's params: the schema of the game named by the `gameType` beside them (each game checks its own, INVALID_GAME_PARAMS)", anyOf: refs };
+  components.GameParams = {
+    description: "a game's params: the schema of the game named by the `gameType` beside them (each game checks its own, INVALID_GAME_PARAMS)",
+    anyOf: refs,
+  };
 }
 
 function parameters(schema: unknown, where: 'query' | 'path', components: Record<string, Json>): unknown[] {
@@ -119,7 +125,9 @@ export function buildOpenApi(routes: CollectedRoute[], serverUrl: string): Recor
       responses[status] = { description: ok ? 'OK' : 'Failed', content: { 'application/json': { schema: jsonSchema(schema, 'output', components) } } };
     }
     if (Object.keys(responses).length === 0) responses['200'] = { description: 'OK' };
-    responses['4XX'] = errorResponse('Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited)');
+    responses['4XX'] = errorResponse(
+      'Refused: a code of CONTRACT.md §2 (400 validation and rules, 401 credentials, 403 another operator, 404 no such route, 409 in progress, 429 rate limited)',
+    );
     if (!responses['503']) responses['5XX'] = errorResponse('The casino failed (502 CASINO_HTTP_*, 504 CASINO_TIMEOUT) or the service is not ready (503)');
     const op: Record<string, unknown> = {
       operationId: s.operationId,
@@ -149,8 +157,18 @@ export function buildOpenApi(routes: CollectedRoute[], serverUrl: string): Recor
       securitySchemes: {
         adminToken: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <ADMIN_TOKEN>' },
         cronSecret: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <CRON_SECRET>' },
-        staffSession: { type: 'apiKey', in: 'cookie', name: 'gp_admin_session', description: 'The admin console session (POST /api/admin/auth/login); httpOnly, SameSite=Strict' },
-        csrfToken: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'With a session cookie, every state-changing request carries the token of GET /api/admin/auth/csrf' },
+        staffSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'gp_admin_session',
+          description: 'The admin console session (POST /api/admin/auth/login); httpOnly, SameSite=Strict',
+        },
+        csrfToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-CSRF-Token',
+          description: 'With a session cookie, every state-changing request carries the token of GET /api/admin/auth/csrf',
+        },
         operatorId: { type: 'apiKey', in: 'header', name: 'X-Operator-Id', description: 'Signed operator request (CONTRACT.md §6): the operator profile' },
         operatorTimestamp: { type: 'apiKey', in: 'header', name: 'X-Timestamp', description: 'Unix time in whole seconds' },
         operatorNonce: { type: 'apiKey', in: 'header', name: 'X-Nonce', description: '16 to 128 characters of [A-Za-z0-9_-], new for every request' },
@@ -158,7 +176,8 @@ export function buildOpenApi(routes: CollectedRoute[], serverUrl: string): Recor
           type: 'apiKey',
           in: 'header',
           name: 'X-Signature',
-          description: 'lowercase hex HMAC-SHA256(operator secret, METHOD\\nREQUEST_TARGET\\nX-Timestamp\\nX-Nonce\\nRAW_BODY), the request target as sent (query string included)',
+          description:
+            'lowercase hex HMAC-SHA256(operator secret, METHOD\\nREQUEST_TARGET\\nX-Timestamp\\nX-Nonce\\nRAW_BODY), the request target as sent (query string included)',
         },
       },
       schemas: Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b))),

@@ -57,9 +57,22 @@ export const promotionListAnswer = z.object({ promotions: z.array(promotionAnswe
 export const promotionDetailAnswer = promotionAnswer.extend({ awards: z.array(awardAnswer), entries: z.number().int().optional() });
 export const promotionAwardsAnswer = z.object({ promoId: z.string(), kind, currency, awards: z.array(awardAnswer) });
 
-const entry = z.object({ rank: z.number().int(), name: z.string(), playerRef: z.string().optional(), score, rounds: z.number().int(), reachedAt: time, prize: money.nullable(), you: z.boolean().optional() });
+const entry = z.object({
+  rank: z.number().int(),
+  name: z.string(),
+  playerRef: z.string().optional(),
+  score,
+  rounds: z.number().int(),
+  reachedAt: time,
+  prize: money.nullable(),
+  you: z.boolean().optional(),
+});
 
-export const leaderboardAnswer = promotionAnswer.extend({ ranked: z.number().int().meta({ description: 'players with a score' }), asOf: time, entries: z.array(entry) });
+export const leaderboardAnswer = promotionAnswer.extend({
+  ranked: z.number().int().meta({ description: 'players with a score' }),
+  asOf: time,
+  entries: z.array(entry),
+});
 
 export const sessionPromotionsAnswer = z.object({
   tournaments: z.array(
@@ -79,10 +92,27 @@ export const sessionPromotionsAnswer = z.object({
     }),
   ),
   drops: z.array(
-    z.object({ promoId: z.string(), name: z.string().nullable(), games: z.array(z.string()), currency, minBet: money, endsAt: time, prizes: z.array(money), oneIn: z.number().int().nullable(), rule: z.string(), serverSeedHash: z.string().nullable(), prizesLeft: z.number().int() }),
+    z.object({
+      promoId: z.string(),
+      name: z.string().nullable(),
+      games: z.array(z.string()),
+      currency,
+      minBet: money,
+      endsAt: time,
+      prizes: z.array(money),
+      oneIn: z.number().int().nullable(),
+      rule: z.string(),
+      serverSeedHash: z.string().nullable(),
+      prizesLeft: z.number().int(),
+    }),
   ),
-  wins: z.array(z.object({ promoId: z.string(), prize: z.number().int(), amount: money, currency, roundId: z.string().nullable(), status: z.string(), createdAt: time })),
-  nextPollSeconds: z.number().int().min(1).meta({ description: 'when to ask again: 4 while a promotion of the player runs or has just ended, until the start of one coming within a minute, 60 when none (docs/promotions.md "Live leaderboard")' }),
+  wins: z.array(
+    z.object({ promoId: z.string(), prize: z.number().int(), amount: money, currency, roundId: z.string().nullable(), status: z.string(), createdAt: time }),
+  ),
+  nextPollSeconds: z.number().int().min(1).meta({
+    description:
+      'when to ask again: 4 while a promotion of the player runs or has just ended, until the start of one coming within a minute, 60 when none (docs/promotions.md "Live leaderboard")',
+  }),
 });
 
 export const dropProofAnswer = z.object({

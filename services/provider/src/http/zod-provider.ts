@@ -2,7 +2,14 @@
  * One zod schema per request part validates it, types the handler and feeds /openapi.json.
  * This is the Fastify type provider and the validator compiler that make that true.
  */
-import type { FastifyBaseLogger, FastifyInstance, FastifyTypeProvider, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyTypeProvider,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 import { z } from 'zod';
@@ -52,7 +59,10 @@ export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema,
  * in tests it fails the request loudly; in production it is logged and sent as it is (a settled
  * bet must not turn into a 500).
  */
-export function zodSerializerCompiler(opts: { strict: boolean; onMismatch(route: string, issues: string): void }): FastifySerializerCompiler<z.ZodType | unknown> {
+export function zodSerializerCompiler(opts: {
+  strict: boolean;
+  onMismatch(route: string, issues: string): void;
+}): FastifySerializerCompiler<z.ZodType | unknown> {
   return ({ schema, url, method }) => {
     if (!(schema instanceof z.ZodType)) return (data: unknown) => stringifyJson(data);
     return (data: unknown) => {

@@ -23,6 +23,5 @@ export function jsonNumber(text: string): LosslessNumber {
   return new LosslessNumber(text);
 }
 
-
 export { LosslessNumber, isLosslessNumber };
 export { numberText } from '@gp/game-core/money';

@@ -74,7 +74,11 @@ export function createRedisStore(url: string, prefix: string): KeyValueStore {
     },
     async hit(key, windowMs) {
       const k = `${prefix}hits:${key}`;
-      const [[, count]] = (await redis.multi().incr(k).pexpire(k, Math.max(1, Math.ceil(windowMs)), 'NX').exec()) as [[null, number]];
+      const [[, count]] = (await redis
+        .multi()
+        .incr(k)
+        .pexpire(k, Math.max(1, Math.ceil(windowMs)), 'NX')
+        .exec()) as [[null, number]];
       return count;
     },
     async hits(key) {
@@ -181,7 +185,12 @@ export function createKeyValueStore(redisUrl: string | undefined, prefix: string
  */
 export class LockBusyError extends Error {}
 
-export async function withLock<T>(kv: KeyValueStore, name: string, opts: { ttlMs: number; waitMs: number; onWait?: (seconds: number) => void }, fn: () => Promise<T>): Promise<T> {
+export async function withLock<T>(
+  kv: KeyValueStore,
+  name: string,
+  opts: { ttlMs: number; waitMs: number; onWait?: (seconds: number) => void },
+  fn: () => Promise<T>,
+): Promise<T> {
   const started = performance.now();
   const deadline = Date.now() + opts.waitMs;
   let lock = await kv.tryLock(name, opts.ttlMs);

@@ -177,7 +177,7 @@ export function createMetrics(): Metrics {
   });
   const retryRuns = new Counter({
     name: 'gp_wallet_retry_runs_total',
-    help: 'Retry passes by operator and trigger: scheduler (the pods\' own retry scheduler, one operator worker pass), cron (the wallet-retries CronJob), session (a new session of the player), admin (retry now)',
+    help: "Retry passes by operator and trigger: scheduler (the pods' own retry scheduler, one operator worker pass), cron (the wallet-retries CronJob), session (a new session of the player), admin (retry now)",
     labelNames: ['operator', 'trigger'],
     registers,
     collect: primeOperators,
@@ -202,8 +202,18 @@ export function createMetrics(): Metrics {
     buckets: [0.001, 0.005, 0.025, 0.1, 0.5, 1, 2.5, 5, 10],
     registers,
   });
-  const roundsFinal = new Counter({ name: 'gp_rounds_total', help: 'Rounds that reached a final status in this process, by game and status', labelNames: ['game', 'status'], registers });
-  const bets = new Counter({ name: 'gp_bets_total', help: 'Bets whose round closed with its credit confirmed, by game and currency', labelNames: ['game', 'currency'], registers });
+  const roundsFinal = new Counter({
+    name: 'gp_rounds_total',
+    help: 'Rounds that reached a final status in this process, by game and status',
+    labelNames: ['game', 'status'],
+    registers,
+  });
+  const bets = new Counter({
+    name: 'gp_bets_total',
+    help: 'Bets whose round closed with its credit confirmed, by game and currency',
+    labelNames: ['game', 'currency'],
+    registers,
+  });
   const stakes = new Counter({
     name: 'gp_bet_stake_minor_units_total',
     help: "Stakes of those bets (every debit of the round), in the currency's minor units (cents for USD, satoshi for BTC)",
@@ -216,7 +226,12 @@ export function createMetrics(): Metrics {
     labelNames: ['game', 'currency'],
     registers,
   });
-  const freeBets = new Counter({ name: 'gp_free_bets_total', help: 'Free bets (no debit) whose round closed with its credit confirmed, by game and currency', labelNames: ['game', 'currency'], registers });
+  const freeBets = new Counter({
+    name: 'gp_free_bets_total',
+    help: 'Free bets (no debit) whose round closed with its credit confirmed, by game and currency',
+    labelNames: ['game', 'currency'],
+    registers,
+  });
   const freePayouts = new Counter({
     name: 'gp_free_bet_payout_minor_units_total',
     help: "Payouts of free bets, in the currency's minor units (apart from gp_bet_payout_minor_units_total)",
@@ -345,7 +360,11 @@ export function createMetrics(): Metrics {
   const callChild = childCache((operator, operation, outcome) => walletCalls.labels(operator!, operation!, outcome!));
   const callDurationChild = childCache((operator, operation) => walletDuration.labels(operator!, operation!));
   const finalChild = childCache((game, status) => roundsFinal.labels(game!, status!));
-  const moneyChild = childCache((game, currency) => ({ bets: bets.labels(game!, currency!), stakes: stakes.labels(game!, currency!), payouts: payouts.labels(game!, currency!) }));
+  const moneyChild = childCache((game, currency) => ({
+    bets: bets.labels(game!, currency!),
+    stakes: stakes.labels(game!, currency!),
+    payouts: payouts.labels(game!, currency!),
+  }));
   const freeChild = childCache((game, currency) => ({ bets: freeBets.labels(game!, currency!), payouts: freePayouts.labels(game!, currency!) }));
   const replayChild = childCache((outcome) => replays.labels(outcome!));
   const refusalChild = childCache((operator, operation, code) => refusals.labels(operator!, operation!, code!));

@@ -44,5 +44,9 @@ export function noteRequest(fields: { operatorId?: string | undefined; roundId?:
 export function requestLogFields(request: object): { operatorId?: string; roundId?: string; errorCode?: string } {
   const n = byRequest.get(request);
   if (!n) return {};
-  return { ...(n.operatorId ? { operatorId: n.operatorId } : {}), ...(n.roundId ? { roundId: n.roundId } : {}), ...(n.errorCode ? { errorCode: n.errorCode } : {}) };
+  return {
+    ...(n.operatorId ? { operatorId: n.operatorId } : {}),
+    ...(n.roundId ? { roundId: n.roundId } : {}),
+    ...(n.errorCode ? { errorCode: n.errorCode } : {}),
+  };
 }

@@ -27,7 +27,10 @@ export const ROUND_ID_ATTRIBUTE = 'gp.round_id';
 /** Does this environment turn tracing on (standard OTEL_* variables only)? */
 export function otelConfigured(env: Record<string, string | undefined>): boolean {
   if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return false;
-  const exporters = (env.OTEL_TRACES_EXPORTER ?? '').split(',').map((e) => e.trim()).filter(Boolean);
+  const exporters = (env.OTEL_TRACES_EXPORTER ?? '')
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
   if (exporters.length > 0) return exporters.some((e) => e !== 'none');
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
 }

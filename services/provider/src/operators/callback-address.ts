@@ -33,10 +33,27 @@ const LOCAL = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat'])
  * are carrier-grade NAT, unique-local or even public unicast addresses that the range rules alone
  * would let through.
  */
-export const METADATA_ADDRESSES = ['169.254.169.254', '169.254.170.2', '169.254.169.123', '169.254.169.253', '100.100.100.200', '168.63.129.16', '192.0.0.192', 'fd20:ce::254'];
+export const METADATA_ADDRESSES = [
+  '169.254.169.254',
+  '169.254.170.2',
+  '169.254.169.123',
+  '169.254.169.253',
+  '100.100.100.200',
+  '168.63.129.16',
+  '192.0.0.192',
+  'fd20:ce::254',
+];
 const METADATA_CIDRS = [ipaddr.parseCIDR('fd00:ec2::/32'), ...METADATA_ADDRESSES.map((a) => ipaddr.parseCIDR(`${a}/${a.includes(':') ? 128 : 32}`))];
 /** Host names of metadata services (they resolve to the addresses above; refused before any lookup). */
-export const METADATA_NAMES = ['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal', 'metadata.tencentyun.com', 'metadata.azure.com'];
+export const METADATA_NAMES = [
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+  'metadata.tencentyun.com',
+  'metadata.azure.com',
+];
 
 const NAT64 = [ipaddr.parseCIDR('64:ff9b::/96'), ipaddr.parseCIDR('64:ff9b:1::/48')];
 const SIIT = ipaddr.parseCIDR('::ffff:0:0:0/96');
@@ -97,7 +114,8 @@ export function checkCallbackBase(url: string, production: boolean): void {
   }
   const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (isIP(host)) {
-    if (!isAllowedAddress(host, production)) throw new AppError('VALIDATION_ERROR', 'callbackBaseUrl points at an internal address; use the casino’s public host');
+    if (!isAllowedAddress(host, production))
+      throw new AppError('VALIDATION_ERROR', 'callbackBaseUrl points at an internal address; use the casino’s public host');
   } else if (isMetadataName(host) || (production && isLocalName(host))) {
     throw new AppError('VALIDATION_ERROR', 'callbackBaseUrl points at an internal address; use the casino’s public host');
   }

@@ -7,7 +7,12 @@ import type { ResponsibleGaming } from './responsible-gaming.js';
 export const abandonedRoundPolicySchema = z
   .object({
     /** Hours of inactivity after which the retry job closes an open round. */
-    afterHours: z.number().int().min(1).max(24 * 90).default(24),
+    afterHours: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 90)
+      .default(24),
     /** Mines: cash out rounds with at least one revealed tile (others stay open), or keep every round open. */
     mines: z.enum(['cashout', 'keep_open']).default('cashout'),
     /** Blackjack: stand every open hand (the dealer plays out), or keep the round open. */

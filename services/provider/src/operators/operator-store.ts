@@ -78,7 +78,11 @@ export function createOperatorStore(box: SecretBox, opts: { cacheMs?: number } =
     if (known !== undefined) return known;
     const row = await db<OperatorRow>('operators').where({ operator_id: operatorId }).first();
     const op = row
-      ? { ...fromRow(row), sharedSecret: box.open(row.secret_enc), previousSharedSecret: row.previous_secret_enc && row.previous_secret_until ? box.open(row.previous_secret_enc) : null }
+      ? {
+          ...fromRow(row),
+          sharedSecret: box.open(row.secret_enc),
+          previousSharedSecret: row.previous_secret_enc && row.previous_secret_until ? box.open(row.previous_secret_enc) : null,
+        }
       : null;
     cache.set(operatorId, op);
     return op;
@@ -134,7 +138,10 @@ export function createOperatorStore(box: SecretBox, opts: { cacheMs?: number } =
           .returning<(OperatorRow & { created: boolean })[]>(db.raw('*, (xmax = 0) AS created'));
       } catch (err) {
         if (String((err as { message?: unknown }).message).includes('operators_currency_fixed')) {
-          throw new AppError('CURRENCY_MISMATCH', `profile ${op.operatorId} already has sessions in another currency; its currency cannot change (create a profile for ${op.currency})`);
+          throw new AppError(
+            'CURRENCY_MISMATCH',
+            `profile ${op.operatorId} already has sessions in another currency; its currency cannot change (create a profile for ${op.currency})`,
+          );
         }
         throw err;
       }

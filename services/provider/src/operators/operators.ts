@@ -10,13 +10,7 @@ import { checkCallbackBase } from './callback-address.js';
 import { GAME_TYPES, gameTypeSchema } from '@gp/game-core/games';
 import { amountJson, amountSchema, currencySchema, parseAmount } from '@gp/game-core/money';
 import type { Queryable } from '../store/db.js';
-import {
-  abandonedRoundPolicySchema,
-  DEFAULT_ABANDONED_ROUND_POLICY,
-  DEMO_OPERATOR_ID,
-  SANDBOX_CALLBACK_BASE,
-  type Operator,
-} from './operator-schema.js';
+import { abandonedRoundPolicySchema, DEFAULT_ABANDONED_ROUND_POLICY, DEMO_OPERATOR_ID, SANDBOX_CALLBACK_BASE, type Operator } from './operator-schema.js';
 import type { OperatorStore, OperatorWrite } from './operator-store.js';
 import { responsibleGamingSchema } from './responsible-gaming.js';
 
@@ -28,13 +22,23 @@ export const operatorPutSchema = z
   .object({
     currency: currencySchema,
     callbackBaseUrl: z.string().min(1).max(2000),
-    sharedSecret: z.string().min(16).max(512).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
+    sharedSecret: z
+      .string()
+      .min(16)
+      .max(512)
+      .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces'),
     minBet: amountSchema,
     maxBet: amountSchema.optional().nullable(),
     stakeStep: amountSchema,
     maxPayout: amountSchema,
-    enabledGames: z.array(gameTypeSchema).max(GAME_TYPES.length).default([...GAME_TYPES]),
-    theme: z.object({ showBalanceInEmbed: z.boolean().default(true), autobetStopOnHidden: z.boolean().default(false) }).strict().prefault({}),
+    enabledGames: z
+      .array(gameTypeSchema)
+      .max(GAME_TYPES.length)
+      .default([...GAME_TYPES]),
+    theme: z
+      .object({ showBalanceInEmbed: z.boolean().default(true), autobetStopOnHidden: z.boolean().default(false) })
+      .strict()
+      .prefault({}),
     tenantId: tenantIdSchema.optional().nullable(),
     allowedEmbedOrigins: z.array(originSchema).max(50).default([]),
     abandonedRoundPolicy: abandonedRoundPolicySchema.optional(),

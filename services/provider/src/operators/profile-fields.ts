@@ -5,11 +5,18 @@
  */
 import { z } from 'zod';
 
-export const operatorIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only');
+export const operatorIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only');
 
 /** The casino a profile belongs to (CONTRACT.md §7 `tenantId`). */
-export const tenantIdSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only');
-
+export const tenantIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash and underscore only');
 
 /**
  * An embed origin (CONTRACT.md §14): `scheme://host[:port]` as the URL standard serialises it.
@@ -26,7 +33,10 @@ export const originSchema = z
   .transform((v, ctx) => {
     const origin = embedOrigin(v);
     if (origin === null) {
-      ctx.addIssue({ code: 'custom', message: 'must be an origin such as https://casino.example (scheme://host[:port] only: no path, no trailing slash, no wildcard, no ; or spaces)' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be an origin such as https://casino.example (scheme://host[:port] only: no path, no trailing slash, no wildcard, no ; or spaces)',
+      });
       return z.NEVER;
     }
     return origin;

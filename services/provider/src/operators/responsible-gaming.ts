@@ -32,7 +32,12 @@ const ruleFields = {
   /** The least time between the starts of two rounds of a player (0: no pacing). */
   minRoundIntervalMs: z.number().int().min(0).max(60_000),
   /** A reality check every this many minutes of play (null: none). */
-  realityCheckMinutes: z.number().int().min(1).max(24 * 60).nullable(),
+  realityCheckMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .nullable(),
   /** Net position (wins − stakes this session) in the game's header. */
   showNetPosition: z.boolean(),
   /** Time played this session in the game's header. */

@@ -37,16 +37,51 @@ export async function reconciliationTotals(db: Queryable, q: TotalsQuery) {
   if (q.from) query.where('created_at', '>=', q.from);
   if (q.to) query.where('created_at', '<', q.to);
   const [rows, promos] = await Promise.all([
-    query as Promise<{ operator_id: string; currency: CurrencyCode; day: string; stakes: string; payouts: string; free_bet_payouts: string; rollbacks: string; debits: string | number }[]>,
+    query as Promise<
+      {
+        operator_id: string;
+        currency: CurrencyCode;
+        day: string;
+        stakes: string;
+        payouts: string;
+        free_bet_payouts: string;
+        rollbacks: string;
+        debits: string | number;
+      }[]
+    >,
     awardTotalsByDay(db, q),
   ]);
-  type Day = { operatorId: string; currency: CurrencyCode; day: string; debits: number; stakes: bigint; payouts: bigint; freeBetPayouts: bigint; rollbacks: bigint; promoCredits: bigint; promoPending: bigint; promoPendingCount: number };
+  type Day = {
+    operatorId: string;
+    currency: CurrencyCode;
+    day: string;
+    debits: number;
+    stakes: bigint;
+    payouts: bigint;
+    freeBetPayouts: bigint;
+    rollbacks: bigint;
+    promoCredits: bigint;
+    promoPending: bigint;
+    promoPendingCount: number;
+  };
   const days = new Map<string, Day>();
   const dayOf = (operatorId: string, currency: CurrencyCode, day: string) => {
     const id = `${day}\u0000${operatorId}\u0000${currency}`;
     let d = days.get(id);
     if (!d) {
-      d = { operatorId, currency, day, debits: 0, stakes: 0n, payouts: 0n, freeBetPayouts: 0n, rollbacks: 0n, promoCredits: 0n, promoPending: 0n, promoPendingCount: 0 };
+      d = {
+        operatorId,
+        currency,
+        day,
+        debits: 0,
+        stakes: 0n,
+        payouts: 0n,
+        freeBetPayouts: 0n,
+        rollbacks: 0n,
+        promoCredits: 0n,
+        promoPending: 0n,
+        promoPendingCount: 0,
+      };
       days.set(id, d);
     }
     return d;
@@ -68,7 +103,20 @@ export async function reconciliationTotals(db: Queryable, q: TotalsQuery) {
       d.promoPendingCount += Number(p.count);
     }
   }
-  const order = (a: Day, b: Day) => (a.day !== b.day ? (a.day < b.day ? 1 : -1) : a.operatorId !== b.operatorId ? (a.operatorId < b.operatorId ? -1 : 1) : a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0);
+  const order = (a: Day, b: Day) =>
+    a.day !== b.day
+      ? a.day < b.day
+        ? 1
+        : -1
+      : a.operatorId !== b.operatorId
+        ? a.operatorId < b.operatorId
+          ? -1
+          : 1
+        : a.currency < b.currency
+          ? -1
+          : a.currency > b.currency
+            ? 1
+            : 0;
   return {
     totals: [...days.values()].sort(order).map((d) => {
       const m = (v: bigint) => amountJson(v, d.currency);
@@ -91,7 +139,24 @@ export async function reconciliationTotals(db: Queryable, q: TotalsQuery) {
 }
 
 /** The CSV's columns: a row's money kind (`paid`, `free_bet`, `promo`), a free bet's campaign, a promo credit's promotion and prize. */
-export const CSV_COLUMNS = ['createdAt', 'type', 'status', 'operatorId', 'roundId', 'playerRef', 'gameType', 'amount', 'currency', 'casinoTransactionId', 'idempotencyKey', 'money', 'campaignId', 'promoId', 'prize', 'sourceRoundId'] as const;
+export const CSV_COLUMNS = [
+  'createdAt',
+  'type',
+  'status',
+  'operatorId',
+  'roundId',
+  'playerRef',
+  'gameType',
+  'amount',
+  'currency',
+  'casinoTransactionId',
+  'idempotencyKey',
+  'money',
+  'campaignId',
+  'promoId',
+  'prize',
+  'sourceRoundId',
+] as const;
 
 const moneyKind = (r: { freeBet?: true; promo?: true }) => (r.promo ? 'promo' : r.freeBet ? 'free_bet' : 'paid');
 
@@ -108,7 +173,10 @@ export async function* reconciliationCsv(db: Queryable, q: Omit<ReconciliationQu
   let cursor: string | undefined;
   do {
     const page = await reconciliationRows(db, { ...q, cursor, limit: pageSize });
-    if (page.rows.length > 0) yield page.rows.map((r) => CSV_COLUMNS.map((c) => csvField(c === 'money' ? moneyKind(r) : (r as Record<string, unknown>)[c])).join(',')).join('\r\n') + '\r\n';
+    if (page.rows.length > 0)
+      yield (
+        page.rows.map((r) => CSV_COLUMNS.map((c) => csvField(c === 'money' ? moneyKind(r) : (r as Record<string, unknown>)[c])).join(',')).join('\r\n') + '\r\n'
+      );
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
 }

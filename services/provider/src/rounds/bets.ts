@@ -62,31 +62,46 @@ export async function placeBet(deps: RoundDeps, input: PlaceBetInput): Promise<B
   const bet = prepareInstantBet(input.gameType, params);
   const stake = amount ?? parseAmount(input.amount, session.currency);
   const free = funding.kind === 'free-bet' ? { freeBetCampaignId: funding.campaignId } : {};
-  const scope = scopeOf(session, input.idempotencyKey, { op: 'bet', gameType: bet.gameType, amount: stake, clientSeed: input.clientSeed ?? null, params: bet.params, ...free });
+  const scope = scopeOf(session, input.idempotencyKey, {
+    op: 'bet',
+    gameType: bet.gameType,
+    amount: stake,
+    clientSeed: input.clientSeed ?? null,
+    params: bet.params,
+    ...free,
+  });
 
-  return runIdempotent(deps.db, {
-    scope,
-    waitMs: deps.config.idempotencyWaitMs,
-    fromRound: (round) => betAnswer(deps, round),
-    async execute() {
-      const { operator } = await openingChecks(deps, session, bet.gameType, { autobet: input.autobet });
-      if (funding.kind === 'debit') checkStake(stake, operator); // a free bet's amount is its campaign's, checked when it was made
-      checkMaxPayout(stake, bet.maxMultiplier4, operator);
-      const settle = (seeds: Seeds) => {
-        const settled = bet.settle(floats(seeds.serverSeed, seeds.clientSeed, seeds.nonce, bet.floatsNeeded));
-        return { ...settled, payout: applyMultiplier(stake, settled.multiplier4) };
-      };
-      const opened = await openRound(deps, { session, operator, gameType: bet.gameType, amount: stake, params: bet.params, clientSeed: input.clientSeed }, { claim: scope, funding, settle });
-      const { round } = opened;
-      const closed = await settleOpenedBet(deps, operator, opened, session.launchToken, settle);
-      // null: the retry job took the round over meanwhile (its lease ran out): answer what it became.
-      if (!closed) return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
-      const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
-      const finished = await creditAndFinish(deps, operator, closed.round, closed.credit, scope, (final, credit, balance) =>
-        betViewOf(final, [...closed.callbacks, credit], pair, { balance: balance ?? closed.balance }),
-      );
-      if (finished) return new StoredAnswer(finished.answer);
-      return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
+  return runIdempotent(
+    deps.db,
+    {
+      scope,
+      waitMs: deps.config.idempotencyWaitMs,
+      fromRound: (round) => betAnswer(deps, round),
+      async execute() {
+        const { operator } = await openingChecks(deps, session, bet.gameType, { autobet: input.autobet });
+        if (funding.kind === 'debit') checkStake(stake, operator); // a free bet's amount is its campaign's, checked when it was made
+        checkMaxPayout(stake, bet.maxMultiplier4, operator);
+        const settle = (seeds: Seeds) => {
+          const settled = bet.settle(floats(seeds.serverSeed, seeds.clientSeed, seeds.nonce, bet.floatsNeeded));
+          return { ...settled, payout: applyMultiplier(stake, settled.multiplier4) };
+        };
+        const opened = await openRound(
+          deps,
+          { session, operator, gameType: bet.gameType, amount: stake, params: bet.params, clientSeed: input.clientSeed },
+          { claim: scope, funding, settle },
+        );
+        const { round } = opened;
+        const closed = await settleOpenedBet(deps, operator, opened, session.launchToken, settle);
+        // null: the retry job took the round over meanwhile (its lease ran out): answer what it became.
+        if (!closed) return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
+        const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
+        const finished = await creditAndFinish(deps, operator, closed.round, closed.credit, scope, (final, credit, balance) =>
+          betViewOf(final, [...closed.callbacks, credit], pair, { balance: balance ?? closed.balance }),
+        );
+        if (finished) return new StoredAnswer(finished.answer);
+        return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
+      },
     },
-  }, deps.metrics);
+    deps.metrics,
+  );
 }

@@ -102,7 +102,10 @@ export async function resolveExtraDebits(deps: MoneyDeps, operator: OperatorWith
       debit.callbackStatus === 'succeeded'
         ? // Our process stopped between the casino's confirmation and the action: not the request's fault nor the
           // casino's. 503 as when a store is unavailable; the action did not happen and may be asked again (new key).
-          new AppError('NOT_READY', `the ${debit.purpose} was interrupted by a restart after its debit; the debit is rolled back and the hand is as it was`, { ready: false, checks: { process: 'restarted' } })
+          new AppError('NOT_READY', `the ${debit.purpose} was interrupted by a restart after its debit; the debit is rolled back and the hand is as it was`, {
+            ready: false,
+            checks: { process: 'restarted' },
+          })
         : extraDebitError(debit);
     await completeInterruptedKeys(deps.db, debit, error.withRound(round.roundId, 'active'));
     sent.push(status === 'succeeded' ? 'succeeded' : 'pending');
@@ -135,7 +138,11 @@ export async function takeOverStaleRound(deps: RoundDeps, operator: OperatorWith
  * with their keys; active rounds whose lease ran out (a worker stopped mid extra debit) are taken
  * over and their extra debits resolved. Answers each rollback sent, by round.
  */
-export async function recoverInterruptedRounds(deps: MoneyDeps, filter: WorkFilter, lease: Date): Promise<{ roundId: string; outcome: 'succeeded' | 'pending' }[]> {
+export async function recoverInterruptedRounds(
+  deps: MoneyDeps,
+  filter: WorkFilter,
+  lease: Date,
+): Promise<{ roundId: string; outcome: 'succeeded' | 'pending' }[]> {
   const items: { roundId: string; outcome: 'succeeded' | 'pending' }[] = [];
   for (const rollback of await pendingExtraDebitRollbacks(deps.db, filter)) {
     let outcome: 'succeeded' | 'pending' = 'pending';

@@ -81,43 +81,47 @@ export async function startBlackjackRound(deps: RoundDeps, input: StartBlackjack
   const session = await deps.sessions.get(deps.db, input.sessionId);
   const amount = parseAmount(input.amount, session.currency);
   const scope = scopeOf(session, input.idempotencyKey, { op: 'blackjack:start', amount, clientSeed: input.clientSeed ?? null });
-  return runIdempotent(deps.db, {
-    scope,
-    waitMs: deps.config.idempotencyWaitMs,
-    fromRound: (round) => blackjackAnswer(deps, round),
-    async execute() {
-      const { operator } = await openingChecks(deps, session, 'blackjack', { autobet: input.autobet });
-      checkStake(amount, operator);
-      checkMaxPayout(amount, BLACKJACK_MAX_MULTIPLIER4, operator);
-      // One transaction: the nonce, the round with its debit recorded, the 52 cards of that nonce under the committed seed, the key.
-      const opened = await openActiveRound(
-        deps,
-        scope,
-        { session, operator, amount, clientSeed: input.clientSeed, gameType: 'blackjack', params: {} },
-        { floats: BLACKJACK_FLOATS, state: (f) => startBlackjack(f, amount) },
-        PAID,
-      );
-      const { round } = opened;
-      const state = blackjackStateOf(round);
-      try {
-        if (isFinal(state)) {
-          const balance = await debitOpenedRound(deps, operator, opened);
-          const closed = await closeBlackjack(deps, operator, round, state, { from: ['debit_requested'], launchToken: session.launchToken });
-          return await blackjackAnswer(deps, closed.round, closed.balance ?? balance);
-        }
-        // One statement: the debit's answer, the round active, the request's answer with its key.
-        const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
-        const started = await debitAndActivate(deps, operator, opened, scope, async (active, debit, balance) =>
-          blackjackAnswerOf(active, [debit], pair, balance ?? (await latestBalance(deps.db, active.operatorId, active.playerRef, active.currency))),
+  return runIdempotent(
+    deps.db,
+    {
+      scope,
+      waitMs: deps.config.idempotencyWaitMs,
+      fromRound: (round) => blackjackAnswer(deps, round),
+      async execute() {
+        const { operator } = await openingChecks(deps, session, 'blackjack', { autobet: input.autobet });
+        checkStake(amount, operator);
+        checkMaxPayout(amount, BLACKJACK_MAX_MULTIPLIER4, operator);
+        // One transaction: the nonce, the round with its debit recorded, the 52 cards of that nonce under the committed seed, the key.
+        const opened = await openActiveRound(
+          deps,
+          scope,
+          { session, operator, amount, clientSeed: input.clientSeed, gameType: 'blackjack', params: {} },
+          { floats: BLACKJACK_FLOATS, state: (f) => startBlackjack(f, amount) },
+          PAID,
         );
-        if (started) return new StoredAnswer(started.answer);
-      } catch (err) {
-        if (!(err instanceof RoundBusyError)) throw err;
-      }
-      // The retry job took the round over meanwhile (its lease ran out): answer what it became.
-      return blackjackAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
+        const { round } = opened;
+        const state = blackjackStateOf(round);
+        try {
+          if (isFinal(state)) {
+            const balance = await debitOpenedRound(deps, operator, opened);
+            const closed = await closeBlackjack(deps, operator, round, state, { from: ['debit_requested'], launchToken: session.launchToken });
+            return await blackjackAnswer(deps, closed.round, closed.balance ?? balance);
+          }
+          // One statement: the debit's answer, the round active, the request's answer with its key.
+          const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
+          const started = await debitAndActivate(deps, operator, opened, scope, async (active, debit, balance) =>
+            blackjackAnswerOf(active, [debit], pair, balance ?? (await latestBalance(deps.db, active.operatorId, active.playerRef, active.currency))),
+          );
+          if (started) return new StoredAnswer(started.answer);
+        } catch (err) {
+          if (!(err instanceof RoundBusyError)) throw err;
+        }
+        // The retry job took the round over meanwhile (its lease ran out): answer what it became.
+        return blackjackAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
+      },
     },
-  }, deps.metrics);
+    deps.metrics,
+  );
 }
 
 /* ---------------------------------------------------------------------------------- actions */
@@ -165,12 +169,22 @@ export async function playBlackjackAction(deps: RoundDeps, input: BlackjackActio
  * answer; or the round closed with its credit recorded and the key claimed, then the credit
  * answered with the final status and the request's answer.
  */
-async function freeAction(deps: RoundDeps, c: ActionContext, state: BlackjackState, action: BlackjackAction): Promise<BlackjackAnswer | StoredAnswer<BlackjackAnswer>> {
+async function freeAction(
+  deps: RoundDeps,
+  c: ActionContext,
+  state: BlackjackState,
+  action: BlackjackAction,
+): Promise<BlackjackAnswer | StoredAnswer<BlackjackAnswer>> {
   const { round, scope, loaded } = c;
   const next = applyBlackjackAction(state, action).state;
   if (isFinal(next)) {
-    const closed = await closeAndCredit(deps, c.operator, round, blackjackClose(round, next, { from: ['active'], launchToken: c.session.launchToken }), scope, (final, credit, balance) =>
-      blackjackAnswerOf(final, [...loaded.callbacks, credit], loaded.pair, balance ?? loaded.balance),
+    const closed = await closeAndCredit(
+      deps,
+      c.operator,
+      round,
+      blackjackClose(round, next, { from: ['active'], launchToken: c.session.launchToken }),
+      scope,
+      (final, credit, balance) => blackjackAnswerOf(final, [...loaded.callbacks, credit], loaded.pair, balance ?? loaded.balance),
     );
     if (closed.answer !== null) return new StoredAnswer(closed.answer);
     return blackjackAnswer(deps, closed.round);

@@ -86,14 +86,13 @@ const campaignFromRow = (r: CampaignRow): Campaign => ({
 });
 
 function campaignQuery(db: Queryable) {
-  return db('free_bet_campaigns as c')
-    .select(
-      'c.*',
-      db.raw(`${STATUS_SQL} AS status`),
-      db.raw('(SELECT count(*) FROM free_bet_grants g WHERE g.campaign_id = c.campaign_id) AS players'),
-      db.raw('(SELECT sum(granted) FROM free_bet_grants g WHERE g.campaign_id = c.campaign_id) AS granted'),
-      db.raw('(SELECT sum(used) FROM free_bet_grants g WHERE g.campaign_id = c.campaign_id) AS used'),
-    );
+  return db('free_bet_campaigns as c').select(
+    'c.*',
+    db.raw(`${STATUS_SQL} AS status`),
+    db.raw('(SELECT count(*) FROM free_bet_grants g WHERE g.campaign_id = c.campaign_id) AS players'),
+    db.raw('(SELECT sum(granted) FROM free_bet_grants g WHERE g.campaign_id = c.campaign_id) AS granted'),
+    db.raw('(SELECT sum(used) FROM free_bet_grants g WHERE g.campaign_id = c.campaign_id) AS used'),
+  );
 }
 
 export async function getCampaign(db: Queryable, campaignId: string): Promise<Campaign | null> {
@@ -118,7 +117,10 @@ export async function listCampaigns(db: Queryable, f: CampaignFilter): Promise<C
 }
 
 /** A campaign as created: the fields it is given (those of Campaign) and its window. */
-export type NewCampaign = Pick<Campaign, 'campaignId' | 'operatorId' | 'name' | 'gameType' | 'currency' | 'amount' | 'params' | 'betsPerPlayer' | 'budget'> & { startsAt: Date; expiresAt: Date };
+export type NewCampaign = Pick<Campaign, 'campaignId' | 'operatorId' | 'name' | 'gameType' | 'currency' | 'amount' | 'params' | 'betsPerPlayer' | 'budget'> & {
+  startsAt: Date;
+  expiresAt: Date;
+};
 
 export async function insertCampaign(tx: Tx, c: NewCampaign): Promise<void> {
   await tx('free_bet_campaigns').insert({
@@ -151,7 +153,14 @@ export async function addGrants(
 ): Promise<{ added: number } | { overBudget: true; playersLeft: number }> {
   if (playerRefs.length === 0) return { added: 0 };
   const rows = await tx('free_bet_grants')
-    .insert([...new Set(playerRefs)].map((p) => ({ campaign_id: campaign.campaignId, operator_id: campaign.operatorId, player_ref: p, granted: campaign.betsPerPlayer })))
+    .insert(
+      [...new Set(playerRefs)].map((p) => ({
+        campaign_id: campaign.campaignId,
+        operator_id: campaign.operatorId,
+        player_ref: p,
+        granted: campaign.betsPerPlayer,
+      })),
+    )
     .onConflict(['campaign_id', 'player_ref'])
     .ignore()
     .returning('player_ref');
@@ -171,7 +180,11 @@ export async function addGrants(
 
 /** Cancels a campaign that is not cancelled or ended yet; answers whether this call cancelled it. */
 export async function cancelCampaign(db: Queryable, campaignId: string): Promise<boolean> {
-  const n = await db('free_bet_campaigns').where({ campaign_id: campaignId }).whereNull('cancelled_at').andWhere('expires_at', '>', db.fn.now()).update({ cancelled_at: db.fn.now(), updated_at: db.fn.now() });
+  const n = await db('free_bet_campaigns')
+    .where({ campaign_id: campaignId })
+    .whereNull('cancelled_at')
+    .andWhere('expires_at', '>', db.fn.now())
+    .update({ cancelled_at: db.fn.now(), updated_at: db.fn.now() });
   return n > 0;
 }
 
@@ -183,12 +196,17 @@ export interface Grant {
 }
 
 export async function grantsOfCampaign(db: Queryable, campaignId: string, limit: number): Promise<Grant[]> {
-  const rows: { campaign_id: string; player_ref: string; granted: number; used: number }[] = await db('free_bet_grants').where({ campaign_id: campaignId }).orderBy('player_ref').limit(limit);
+  const rows: { campaign_id: string; player_ref: string; granted: number; used: number }[] = await db('free_bet_grants')
+    .where({ campaign_id: campaignId })
+    .orderBy('player_ref')
+    .limit(limit);
   return rows.map((r) => ({ campaignId: r.campaign_id, playerRef: r.player_ref, granted: r.granted, used: r.used }));
 }
 
 export async function grantOf(db: Queryable, campaignId: string, playerRef: string): Promise<Grant | null> {
-  const r: { campaign_id: string; player_ref: string; granted: number; used: number } | undefined = await db('free_bet_grants').where({ campaign_id: campaignId, player_ref: playerRef }).first();
+  const r: { campaign_id: string; player_ref: string; granted: number; used: number } | undefined = await db('free_bet_grants')
+    .where({ campaign_id: campaignId, player_ref: playerRef })
+    .first();
   return r ? { campaignId: r.campaign_id, playerRef: r.player_ref, granted: r.granted, used: r.used } : null;
 }
 

@@ -48,7 +48,8 @@ export type CampaignCaller = { kind: 'admin' } | { kind: 'operator'; operatorId:
 
 function checkScope(caller: CampaignCaller, operatorId: string): void {
   if (caller.kind === 'operator' && caller.operatorId !== operatorId) throw new AppError('FORBIDDEN', 'a casino manages only its own campaigns');
-  if (caller.kind === 'staff' && caller.operatorIds !== null && !caller.operatorIds.includes(operatorId)) throw new AppError('FORBIDDEN', 'this belongs to another casino');
+  if (caller.kind === 'staff' && caller.operatorIds !== null && !caller.operatorIds.includes(operatorId))
+    throw new AppError('FORBIDDEN', 'this belongs to another casino');
 }
 
 export function campaignView(c: Campaign) {
@@ -98,7 +99,10 @@ export interface CreateCampaignInput {
  * limits, the largest payout of its params) and stores it with its first players.
  */
 export async function createCampaign(deps: MoneyDeps, caller: CampaignCaller, input: CreateCampaignInput) {
-  const operatorId = caller.kind === 'operator' ? (input.operatorId ?? caller.operatorId) : (input.operatorId ?? (caller.kind === 'staff' && caller.operatorIds?.length === 1 ? caller.operatorIds[0] : undefined));
+  const operatorId =
+    caller.kind === 'operator'
+      ? (input.operatorId ?? caller.operatorId)
+      : (input.operatorId ?? (caller.kind === 'staff' && caller.operatorIds?.length === 1 ? caller.operatorIds[0] : undefined));
   if (!operatorId) throw new AppError('VALIDATION_ERROR', 'operatorId is required');
   checkScope(caller, operatorId);
   const operator = await deps.operators.get(deps.db, operatorId);
@@ -122,18 +126,37 @@ export async function createCampaign(deps: MoneyDeps, caller: CampaignCaller, in
   if (expiresAt.getTime() <= startsAt.getTime()) throw new AppError('VALIDATION_ERROR', 'expiresAt must be after startsAt');
   const budget = input.budget === undefined ? null : parseAmount(input.budget, operator.currency);
   if (budget !== null && budget < amount * BigInt(input.betsPerPlayer)) {
-    throw new AppError('VALIDATION_ERROR', `budget must fund at least one player's free bets (${amountJson(amount * BigInt(input.betsPerPlayer), operator.currency).toString()} ${operator.currency})`);
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `budget must fund at least one player's free bets (${amountJson(amount * BigInt(input.betsPerPlayer), operator.currency).toString()} ${operator.currency})`,
+    );
   }
   const playerRefs = input.playerRefs ?? [];
   const campaignId = randomUUID();
   await deps.db.transaction(async (tx) => {
-    await insertCampaign(tx, { campaignId, operatorId, name: input.name ?? null, gameType: input.gameType, currency: operator.currency, amount, params, betsPerPlayer: input.betsPerPlayer, budget, startsAt, expiresAt });
+    await insertCampaign(tx, {
+      campaignId,
+      operatorId,
+      name: input.name ?? null,
+      gameType: input.gameType,
+      currency: operator.currency,
+      amount,
+      params,
+      betsPerPlayer: input.betsPerPlayer,
+      budget,
+      startsAt,
+      expiresAt,
+    });
     budgetRefusal(await addGrants(tx, { campaignId, operatorId, betsPerPlayer: input.betsPerPlayer }, playerRefs));
   });
   return campaignView((await getCampaign(deps.db, campaignId))!);
 }
 
-export async function listCampaignsOf(deps: MoneyDeps, caller: CampaignCaller, q: { operatorId?: string | undefined; status?: CampaignStatus | undefined; limit: number }) {
+export async function listCampaignsOf(
+  deps: MoneyDeps,
+  caller: CampaignCaller,
+  q: { operatorId?: string | undefined; status?: CampaignStatus | undefined; limit: number },
+) {
   let operatorId = q.operatorId;
   if (caller.kind === 'operator') {
     if (operatorId) checkScope(caller, operatorId);
@@ -219,14 +242,19 @@ export async function campaignForBet(deps: MoneyDeps, session: SessionWithToken,
   const c = await getCampaign(deps.db, campaignId);
   if (!c || c.operatorId !== session.operatorId) throw new AppError('ACTION_NOT_AVAILABLE', 'no free bet of this campaign is available to this player');
   if (c.gameType !== gameType) throw new AppError('VALIDATION_ERROR', `the free bets of this campaign are for ${c.gameType}, not ${gameType}`);
-  if (c.amount !== amount) throw new AppError('VALIDATION_ERROR', `a free bet of this campaign is ${amountJson(c.amount, c.currency).toString()} ${c.currency}`);
+  if (c.amount !== amount)
+    throw new AppError('VALIDATION_ERROR', `a free bet of this campaign is ${amountJson(c.amount, c.currency).toString()} ${c.currency}`);
   return c;
 }
 
 /** Why `useFreeBet` found nothing to use (an ACTION_NOT_AVAILABLE that says so). */
 export async function freeBetRefusal(deps: Pick<MoneyDeps, 'db'>, campaignId: string, playerRef: string): Promise<AppError> {
   const [c, g] = await Promise.all([getCampaign(deps.db, campaignId), grantOf(deps.db, campaignId, playerRef)]);
-  const why = !c || !g ? 'this player has no free bets in this campaign' : c.status !== 'active' ? `the campaign is ${c.status}` : 'no free bets of this campaign are left';
+  const why =
+    !c || !g
+      ? 'this player has no free bets in this campaign'
+      : c.status !== 'active'
+        ? `the campaign is ${c.status}`
+        : 'no free bets of this campaign are left';
   return new AppError('ACTION_NOT_AVAILABLE', why);
 }
-

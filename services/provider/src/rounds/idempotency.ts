@@ -43,7 +43,9 @@ export function requestHash(value: unknown): string {
     }
     return typeof v === 'bigint' ? v.toString() : v;
   };
-  return createHash('sha256').update(stringifyJson(canonical(value))).digest('hex');
+  return createHash('sha256')
+    .update(stringifyJson(canonical(value)))
+    .digest('hex');
 }
 
 /** The key was claimed by another request (a duplicate, a retry): the caller answers by replay. */
@@ -68,7 +70,11 @@ export async function claimKey(tx: Tx, scope: IdempotencyScope, roundId: string)
 }
 
 /** Stores the answer of a claimed key (a 200 body, or an error that carries its round). */
-export async function completeKey(db: Queryable, scope: IdempotencyScope, answer: { status: number; body: unknown; roundStatus: string | null }): Promise<void> {
+export async function completeKey(
+  db: Queryable,
+  scope: IdempotencyScope,
+  answer: { status: number; body: unknown; roundStatus: string | null },
+): Promise<void> {
   await storeKeyAnswer(db, scope, answer);
 }
 

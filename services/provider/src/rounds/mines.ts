@@ -36,7 +36,16 @@ import { fundingOf } from './money-path/opening.js';
 import { operatorFor, RoundBusyError } from './money-path/callbacks.js';
 import { campaignForBet } from './free-bets.js';
 import { minesPlayerView, minesStateOf } from './player-view.js';
-import { advanceRound, openActiveRound, openingChecks, openRoundOfSessionPlayer, roundOfSession, runRoundAction, type AbandonedRoundHandler, type RoundDeps } from './round-actions.js';
+import {
+  advanceRound,
+  openActiveRound,
+  openingChecks,
+  openRoundOfSessionPlayer,
+  roundOfSession,
+  runRoundAction,
+  type AbandonedRoundHandler,
+  type RoundDeps,
+} from './round-actions.js';
 import { getRound, type RoundWithContext } from './round-store/reads.js';
 import type { Callback, Round } from './round-store/rows.js';
 import { isFailed, type RoundStatus } from './round-status.js';
@@ -108,34 +117,38 @@ export async function startMinesRound(deps: RoundDeps, input: StartMinesInput): 
   }
   const free = funding.kind === 'free-bet' ? { freeBetCampaignId: funding.campaignId } : {};
   const scope = scopeOf(session, input.idempotencyKey, { op: 'mines:start', amount, clientSeed: input.clientSeed ?? null, params, ...free });
-  return runIdempotent(deps.db, {
-    scope,
-    waitMs: deps.config.idempotencyWaitMs,
-    fromRound: (round) => minesAnswer(deps, round),
-    async execute() {
-      const { operator } = await openingChecks(deps, session, 'mines', { autobet: input.autobet });
-      // No MAX_PAYOUT_EXCEEDED for Mines: its payout is capped at maxPayout instead (CONTRACT.md §10).
-      // A free bet's amount is its campaign's, checked when the campaign was made.
-      if (funding.kind === 'debit') checkStake(amount, operator);
-      // One statement: the nonce, the round with its debit recorded (or the free bet used), the mines of that nonce under the committed seed, the key.
-      const opened = await openActiveRound(
-        deps,
-        scope,
-        { session, operator, amount, clientSeed: input.clientSeed, gameType: 'mines', params: { ...params } },
-        { floats: MINES_FLOATS, state: (f) => startMines(f, params.mineCount) },
-        funding,
-      );
-      if (!opened.debit) return minesAnswer(deps, opened.round); // a free bet: playable already
-      // One statement: the debit's answer, the round active, the request's answer with its key.
-      const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
-      const started = await debitAndActivate(deps, operator, opened, scope, async (active, debit, balance) =>
-        minesAnswerOf(active, [debit], pair, balance ?? (await latestBalance(deps.db, active.operatorId, active.playerRef, active.currency))),
-      );
-      if (started) return new StoredAnswer(started.answer);
-      // The retry job took the round over meanwhile (its lease ran out): answer what it became.
-      return minesAnswer(deps, (await getRound(deps.db, opened.round.roundId)) ?? opened.round);
+  return runIdempotent(
+    deps.db,
+    {
+      scope,
+      waitMs: deps.config.idempotencyWaitMs,
+      fromRound: (round) => minesAnswer(deps, round),
+      async execute() {
+        const { operator } = await openingChecks(deps, session, 'mines', { autobet: input.autobet });
+        // No MAX_PAYOUT_EXCEEDED for Mines: its payout is capped at maxPayout instead (CONTRACT.md §10).
+        // A free bet's amount is its campaign's, checked when the campaign was made.
+        if (funding.kind === 'debit') checkStake(amount, operator);
+        // One statement: the nonce, the round with its debit recorded (or the free bet used), the mines of that nonce under the committed seed, the key.
+        const opened = await openActiveRound(
+          deps,
+          scope,
+          { session, operator, amount, clientSeed: input.clientSeed, gameType: 'mines', params: { ...params } },
+          { floats: MINES_FLOATS, state: (f) => startMines(f, params.mineCount) },
+          funding,
+        );
+        if (!opened.debit) return minesAnswer(deps, opened.round); // a free bet: playable already
+        // One statement: the debit's answer, the round active, the request's answer with its key.
+        const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
+        const started = await debitAndActivate(deps, operator, opened, scope, async (active, debit, balance) =>
+          minesAnswerOf(active, [debit], pair, balance ?? (await latestBalance(deps.db, active.operatorId, active.playerRef, active.currency))),
+        );
+        if (started) return new StoredAnswer(started.answer);
+        // The retry job took the round over meanwhile (its lease ran out): answer what it became.
+        return minesAnswer(deps, (await getRound(deps.db, opened.round.roundId)) ?? opened.round);
+      },
     },
-  }, deps.metrics);
+    deps.metrics,
+  );
 }
 
 /* ---------------------------------------------------------------------------------- actions */

@@ -75,7 +75,10 @@ export interface PromoPayoutRow {
  * rounds), `rollbacks`, `rounds` (rounds with a confirmed callback that day) and
  * `ggr` = stakes − payouts − freeBetPayouts − rollbacks. Newest day first.
  */
-export async function ggrReport(db: Queryable, q: GgrQuery): Promise<{ rows: GgrRow[]; nextCursor: string | null; from: string; to: string; promoPayouts: PromoPayoutRow[] }> {
+export async function ggrReport(
+  db: Queryable,
+  q: GgrQuery,
+): Promise<{ rows: GgrRow[]; nextCursor: string | null; from: string; to: string; promoPayouts: PromoPayoutRow[] }> {
   const key = `to_char(date_trunc('day', created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD')`;
   const query = db('reconciliation_rows')
     .select(db.raw(`${key} AS day`), 'operator_id', 'game_type', 'currency')
@@ -95,18 +98,45 @@ export async function ggrReport(db: Queryable, q: GgrQuery): Promise<{ rows: Ggr
     const [day, op, game, currency] = decode(q.cursor, 4) as [string, string, string, string];
     query.havingRaw(`(${key} < ?) OR (${key} = ? AND (operator_id, game_type, currency) > (?, ?, ?))`, [day, day, op, game, currency]);
   }
-  const rows = (await query) as { day: string; operator_id: string; game_type: string; currency: CurrencyCode; rounds: string | number; stakes: string; payouts: string; free_bet_payouts: string; rollbacks: string }[];
+  const rows = (await query) as {
+    day: string;
+    operator_id: string;
+    game_type: string;
+    currency: CurrencyCode;
+    rounds: string | number;
+    stakes: string;
+    payouts: string;
+    free_bet_payouts: string;
+    rollbacks: string;
+  }[];
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   const promos = q.cursor ? [] : await confirmedAwardsByDay(db, q);
   return {
     from: q.from,
     to: q.to,
-    promoPayouts: promos.map((p) => ({ day: p.day, operatorId: p.operator_id, currency: p.currency, awards: Number(p.count), payouts: amountJson(toBigInt(p.amount), p.currency) })),
+    promoPayouts: promos.map((p) => ({
+      day: p.day,
+      operatorId: p.operator_id,
+      currency: p.currency,
+      awards: Number(p.count),
+      payouts: amountJson(toBigInt(p.amount), p.currency),
+    })),
     rows: page.map((r) => {
       const m = (v: bigint) => amountJson(v, r.currency);
       const [stakes, payouts, free, rollbacks] = [r.stakes, r.payouts, r.free_bet_payouts, r.rollbacks].map(toBigInt) as [bigint, bigint, bigint, bigint];
-      return { day: r.day, operatorId: r.operator_id, gameType: r.game_type, currency: r.currency, rounds: Number(r.rounds), stakes: m(stakes), payouts: m(payouts), freeBetPayouts: m(free), rollbacks: m(rollbacks), ggr: m(stakes - payouts - free - rollbacks) };
+      return {
+        day: r.day,
+        operatorId: r.operator_id,
+        gameType: r.game_type,
+        currency: r.currency,
+        rounds: Number(r.rounds),
+        stakes: m(stakes),
+        payouts: m(payouts),
+        freeBetPayouts: m(free),
+        rollbacks: m(rollbacks),
+        ggr: m(stakes - payouts - free - rollbacks),
+      };
     }),
     nextCursor: rows.length > q.limit && last ? encode([last.day, last.operator_id, last.game_type, last.currency]) : null,
   };

@@ -21,5 +21,9 @@ export async function oldestPendingAges(db: Queryable): Promise<PendingAge[]> {
     .whereIn('r.status', ['credit_pending', 'rollback_pending'])
     .groupBy('r.operator_id', 'r.status')
     .select('r.operator_id', 'r.status', db.raw('EXTRACT(EPOCH FROM now() - COALESCE(min(wc.created_at), min(r.updated_at)))::float8 AS age'));
-  return rows.map((r) => ({ operatorId: r.operator_id, operation: r.status === 'credit_pending' ? 'credit' : 'rollback', seconds: Math.max(0, Number(r.age ?? 0)) }));
+  return rows.map((r) => ({
+    operatorId: r.operator_id,
+    operation: r.status === 'credit_pending' ? 'credit' : 'rollback',
+    seconds: Math.max(0, Number(r.age ?? 0)),
+  }));
 }

@@ -16,7 +16,11 @@ export interface PlayerBetsPage {
   nextCursor: string | null;
 }
 
-export async function playerBets(db: Db, session: Pick<SessionWithToken, 'operatorId' | 'playerRef'>, opts: { limit: number; before?: string | undefined }): Promise<PlayerBetsPage> {
+export async function playerBets(
+  db: Db,
+  session: Pick<SessionWithToken, 'operatorId' | 'playerRef'>,
+  opts: { limit: number; before?: string | undefined },
+): Promise<PlayerBetsPage> {
   const rounds = await roundsOfPlayer(db, session.operatorId, session.playerRef, { limit: opts.limit + 1, before: opts.before });
   const page = rounds.slice(0, opts.limit);
   const bets = await Promise.all(page.map((round) => betView(db, round, { result: playerResultView(round) })));

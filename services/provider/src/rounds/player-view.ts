@@ -5,7 +5,17 @@
  * never the hole card or the undealt cards.
  */
 import { CURRENCY_DECIMALS } from '@gp/game-core/money';
-import { blackjackResultView, blackjackStateSchema, isFinal, minesResultView, minesStateSchema, minorToNumber, type BlackjackState, type GameResult, type MinesState } from '@gp/game-core/games';
+import {
+  blackjackResultView,
+  blackjackStateSchema,
+  isFinal,
+  minesResultView,
+  minesStateSchema,
+  minorToNumber,
+  type BlackjackState,
+  type GameResult,
+  type MinesState,
+} from '@gp/game-core/games';
 import type { Round } from './round-store/rows.js';
 import { isOpen } from './round-status.js';
 

@@ -47,7 +47,9 @@ interface Row {
 
 export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) {
   if (q.promo) return promoRows(db, q);
-  const query = db<Row>('reconciliation_rows').orderBy('id', 'desc').limit(q.limit + 1);
+  const query = db<Row>('reconciliation_rows')
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1);
   if (q.operatorId) query.where('operator_id', q.operatorId);
   if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
   if (q.status) query.where('status', q.status);
@@ -92,7 +94,16 @@ export async function reconciliationTotals(db: Queryable, q: Pick<Reconciliation
   const [rows, promos] = await Promise.all([callbackTotals(db, q), awardTotals(db, q)]);
   const zero = () => ({ count: 0, amount: 0n });
   type Slot = { count: number; amount: bigint };
-  const groups = new Map<string, { operatorId: string; currency: CurrencyCode; paid: Record<'debits' | 'credits' | 'rollbacks' | 'creditsPending' | 'rollbacksPending', Slot>; freeBet: Record<'debits' | 'credits' | 'creditsPending', Slot>; promo: Record<'credits' | 'creditsPending', Slot> }>();
+  const groups = new Map<
+    string,
+    {
+      operatorId: string;
+      currency: CurrencyCode;
+      paid: Record<'debits' | 'credits' | 'rollbacks' | 'creditsPending' | 'rollbacksPending', Slot>;
+      freeBet: Record<'debits' | 'credits' | 'creditsPending', Slot>;
+      promo: Record<'credits' | 'creditsPending', Slot>;
+    }
+  >();
   const groupOf = (operatorId: string, currency: CurrencyCode) => {
     const id = `${operatorId}\u0000${currency}`;
     let g = groups.get(id);
@@ -111,7 +122,8 @@ export async function reconciliationTotals(db: Queryable, q: Pick<Reconciliation
   for (const r of rows) {
     const g = groupOf(r.operator_id, r.currency);
     const side = r.free_bet ? g.freeBet : g.paid;
-    const key = r.callback_status === 'succeeded' ? `${r.operation}s` : r.callback_status === 'pending' && r.operation !== 'debit' ? `${r.operation}sPending` : null;
+    const key =
+      r.callback_status === 'succeeded' ? `${r.operation}s` : r.callback_status === 'pending' && r.operation !== 'debit' ? `${r.operation}sPending` : null;
     const slot = key === null ? undefined : (side as Record<string, Slot | undefined>)[key];
     if (!slot) continue; // failed debits moved no money; a pending debit is on its way to a rollback
     slot.count += Number(r.count);
@@ -123,9 +135,17 @@ export async function reconciliationTotals(db: Queryable, q: Pick<Reconciliation
     slot.amount += toBigInt(String(p.amount ?? '0'));
   }
   const out = <K extends string>(rec: Record<K, { count: number; amount: bigint }>, currency: CurrencyCode) =>
-    Object.fromEntries(Object.entries<{ count: number; amount: bigint }>(rec).map(([k, v]) => [k, { count: v.count, amount: amountJson(v.amount, currency) }])) as Record<K, { count: number; amount: ReturnType<typeof amountJson> }>;
+    Object.fromEntries(
+      Object.entries<{ count: number; amount: bigint }>(rec).map(([k, v]) => [k, { count: v.count, amount: amountJson(v.amount, currency) }]),
+    ) as Record<K, { count: number; amount: ReturnType<typeof amountJson> }>;
   return {
-    totals: [...groups.values()].map((g) => ({ operatorId: g.operatorId, currency: g.currency, paid: out(g.paid, g.currency), freeBet: out(g.freeBet, g.currency), promo: out(g.promo, g.currency) })),
+    totals: [...groups.values()].map((g) => ({
+      operatorId: g.operatorId,
+      currency: g.currency,
+      paid: out(g.paid, g.currency),
+      freeBet: out(g.freeBet, g.currency),
+      promo: out(g.promo, g.currency),
+    })),
   };
 }
 

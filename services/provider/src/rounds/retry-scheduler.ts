@@ -55,8 +55,12 @@ export interface RetryScheduler {
   tick(): Promise<RetryItem[]>;
 }
 
-
-export function createRetryScheduler(deps: RoundDeps, schedule: RetrySchedule, log?: (msg: string, err: unknown) => void, onPass?: (operatorId: string, items: RetryItem[]) => void): RetryScheduler {
+export function createRetryScheduler(
+  deps: RoundDeps,
+  schedule: RetrySchedule,
+  log?: (msg: string, err: unknown) => void,
+  onPass?: (operatorId: string, items: RetryItem[]) => void,
+): RetryScheduler {
   const db = deps.db as Knex;
   const running = new Map<string, Promise<RetryItem[]>>();
   let timer: NodeJS.Timeout | null = null;

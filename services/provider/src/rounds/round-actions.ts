@@ -42,11 +42,17 @@ export interface RoundDeps extends MoneyDeps {
  * disables a game, the wallet circuit opens), so they run only for a key seen for the first time:
  * a key that already reached the wallet answers with its round (CONTRACT.md §13).
  */
-export async function openingChecks(deps: RoundDeps, session: SessionWithToken, gameType: GameType, start?: RoundStart): Promise<{ operator: OperatorWithSecret }> {
+export async function openingChecks(
+  deps: RoundDeps,
+  session: SessionWithToken,
+  gameType: GameType,
+  start?: RoundStart,
+): Promise<{ operator: OperatorWithSecret }> {
   const operator = await operatorFor(deps, session.operatorId);
   if (!operator.enabled) throw new AppError('INVALID_SESSION', 'this operator is disabled');
   // Every limit and callback of a session is in its one currency (a profile's currency is fixed once it has sessions).
-  if (session.currency !== operator.currency) throw new AppError('CURRENCY_MISMATCH', `this session is in ${session.currency}, the profile now in ${operator.currency}`);
+  if (session.currency !== operator.currency)
+    throw new AppError('CURRENCY_MISMATCH', `this session is in ${session.currency}, the profile now in ${operator.currency}`);
   if (!operator.enabledGames.includes(gameType)) throw new AppError('GAME_DISABLED', `${gameType} is disabled for this operator`);
   checkSessionGame(session, gameType);
   if (deps.wallet.circuitOpen(operator.operatorId)) throw new AppError('CASINO_NETWORK_ERROR', 'the casino is unreachable right now; try again shortly');
@@ -55,7 +61,12 @@ export async function openingChecks(deps: RoundDeps, session: SessionWithToken, 
 }
 
 /** The round of an active-round request: ROUND_NOT_FOUND, or ROUND_SESSION_MISMATCH for another player's session (CONTRACT.md §13). */
-export async function roundOfSession(deps: RoundDeps, sessionId: string, roundId: string, gameType: GameType): Promise<{ session: SessionWithToken; round: Round }> {
+export async function roundOfSession(
+  deps: RoundDeps,
+  sessionId: string,
+  roundId: string,
+  gameType: GameType,
+): Promise<{ session: SessionWithToken; round: Round }> {
   const session = await deps.sessions.get(deps.db, sessionId);
   const round = await getRound(deps.db, roundId);
   if (!round || round.gameType !== gameType) throw new AppError('ROUND_NOT_FOUND', `no ${gameType} round with this id`);
@@ -84,7 +95,13 @@ export interface RoundActionInput<T> {
    * writes (claimKey, `advanceRound`, money-path/active-round.ts `closeAndCredit`); may answer a StoredAnswer
    * when that statement stored the answer with the key.
    */
-  apply(ctx: { round: Round; loaded: RoundWithContext; session: SessionWithToken; operator: OperatorWithSecret; scope: IdempotencyScope }): Promise<T | StoredAnswer<T>>;
+  apply(ctx: {
+    round: Round;
+    loaded: RoundWithContext;
+    session: SessionWithToken;
+    operator: OperatorWithSecret;
+    scope: IdempotencyScope;
+  }): Promise<T | StoredAnswer<T>>;
   /** The answer of a key whose round moved on since its answer was stored. */
   fromRound(round: Round): Promise<T>;
 }
@@ -100,33 +117,46 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
   annotateRound(input.roundId);
   const session = await deps.sessions.get(deps.db, input.sessionId);
   const scope = scopeOf(session, input.idempotencyKey, { op: `${input.gameType}:action`, roundId: input.roundId, ...input.request });
-  return runIdempotent(deps.db, {
-    scope,
-    waitMs: deps.config.idempotencyWaitMs,
-    fromRound: input.fromRound,
-    execute: async () => {
-      try {
-        return await withLock(deps.kv, `round:${input.roundId}`, { ttlMs: ROUND_LOCK_TTL_MS, waitMs: deps.config.idempotencyWaitMs, onWait: deps.metrics?.lockWait }, async () => {
-          const loaded = await getRoundWithContext(deps.db, input.roundId);
-          const round = loaded?.round;
-          if (!loaded || !round || round.gameType !== input.gameType) throw new AppError('ROUND_NOT_FOUND', `no ${input.gameType} round with this id`);
-          if (round.operatorId !== session.operatorId || round.playerRef !== session.playerRef) {
-            throw new AppError('ROUND_SESSION_MISMATCH', 'this round belongs to another player');
+  return runIdempotent(
+    deps.db,
+    {
+      scope,
+      waitMs: deps.config.idempotencyWaitMs,
+      fromRound: input.fromRound,
+      execute: async () => {
+        try {
+          return await withLock(
+            deps.kv,
+            `round:${input.roundId}`,
+            { ttlMs: ROUND_LOCK_TTL_MS, waitMs: deps.config.idempotencyWaitMs, onWait: deps.metrics?.lockWait },
+            async () => {
+              const loaded = await getRoundWithContext(deps.db, input.roundId);
+              const round = loaded?.round;
+              if (!loaded || !round || round.gameType !== input.gameType) throw new AppError('ROUND_NOT_FOUND', `no ${input.gameType} round with this id`);
+              if (round.operatorId !== session.operatorId || round.playerRef !== session.playerRef) {
+                throw new AppError('ROUND_SESSION_MISMATCH', 'this round belongs to another player');
+              }
+              if (round.status !== 'active')
+                throw new AppError('ROUND_NOT_ACTIVE', `the round is ${publicStatusOf(round)}`).withRound(round.roundId, publicStatusOf(round));
+              const operator = await operatorFor(deps, round.operatorId);
+              return input.apply({ round, loaded, session, operator, scope });
+            },
+          );
+        } catch (err) {
+          if (err instanceof LockBusyError) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'another action on this round is still running; retry shortly');
+          if (err instanceof RoundBusyError) {
+            const now = await getRound(deps.db, input.roundId);
+            throw new AppError('ROUND_NOT_ACTIVE', 'the round changed while this action ran; reload it').withRound(
+              input.roundId,
+              now ? publicStatusOf(now) : 'active',
+            );
           }
-          if (round.status !== 'active') throw new AppError('ROUND_NOT_ACTIVE', `the round is ${publicStatusOf(round)}`).withRound(round.roundId, publicStatusOf(round));
-          const operator = await operatorFor(deps, round.operatorId);
-          return input.apply({ round, loaded, session, operator, scope });
-        });
-      } catch (err) {
-        if (err instanceof LockBusyError) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'another action on this round is still running; retry shortly');
-        if (err instanceof RoundBusyError) {
-          const now = await getRound(deps.db, input.roundId);
-          throw new AppError('ROUND_NOT_ACTIVE', 'the round changed while this action ran; reload it').withRound(input.roundId, now ? publicStatusOf(now) : 'active');
+          throw err;
         }
-        throw err;
-      }
+      },
     },
-  }, deps.metrics);
+    deps.metrics,
+  );
 }
 
 /**
@@ -135,7 +165,13 @@ export async function runRoundAction<T>(deps: RoundDeps, input: RoundActionInput
  * (built from the round as it will be). Throws RoundBusyError when the round moved on, KeyTaken
  * when another request holds the key.
  */
-export async function advanceRound<T>(deps: RoundDeps, round: Round, scope: IdempotencyScope, change: { state: unknown; totalStaked?: bigint }, answer: T): Promise<StoredAnswer<T>> {
+export async function advanceRound<T>(
+  deps: RoundDeps,
+  round: Round,
+  scope: IdempotencyScope,
+  change: { state: unknown; totalStaked?: bigint },
+  answer: T,
+): Promise<StoredAnswer<T>> {
   let moved: Round | null;
   try {
     moved = await advanceActiveRound(deps.db, {
@@ -167,7 +203,11 @@ export async function openActiveRound(
   funding: Funding,
 ): Promise<OpenedRound> {
   try {
-    return await openRound(deps, input, { claim: scope, funding, deal: (pair) => deal.state(floats(pair.serverSeed, pair.clientSeed, pair.nonce, deal.floats)) });
+    return await openRound(deps, input, {
+      claim: scope,
+      funding,
+      deal: (pair) => deal.state(floats(pair.serverSeed, pair.clientSeed, pair.nonce, deal.floats)),
+    });
   } catch (err) {
     if (isUniqueViolation(err, 'rounds_one_open_per_player')) {
       const refusal = new AppError('ACTIVE_ROUND_EXISTS', `finish the active ${input.gameType === 'mines' ? 'Mines' : 'Blackjack'} round first`);

@@ -40,7 +40,10 @@ export async function checkRoundStart(kv: KeyValueStore, operator: Operator, ses
   if (rules.minRoundIntervalMs > 0) {
     const waitMs = await kv.paceStart(paceKey(operator, session.playerRef), rules.minRoundIntervalMs);
     if (waitMs > 0) {
-      throw new AppError('ROUND_TOO_FAST', `a new round can start ${rules.minRoundIntervalMs} ms after the previous one; wait ${waitMs} ms`, { retryAfterMs: waitMs, minRoundIntervalMs: rules.minRoundIntervalMs });
+      throw new AppError('ROUND_TOO_FAST', `a new round can start ${rules.minRoundIntervalMs} ms after the previous one; wait ${waitMs} ms`, {
+        retryAfterMs: waitMs,
+        minRoundIntervalMs: rules.minRoundIntervalMs,
+      });
     }
   }
 }

@@ -4,11 +4,30 @@
  * debit is confirmed; clients see it as `active` while its worker holds it and as
  * `rollback_pending` once the worker's lease ran out (the retry job will roll the debit back).
  */
-export const ROUND_STATUSES = ['debit_requested', 'active', 'settled', 'cashed_out', 'busted', 'credit_pending', 'rollback_pending', 'cancelled', 'error'] as const;
+export const ROUND_STATUSES = [
+  'debit_requested',
+  'active',
+  'settled',
+  'cashed_out',
+  'busted',
+  'credit_pending',
+  'rollback_pending',
+  'cancelled',
+  'error',
+] as const;
 export type RoundStatus = (typeof ROUND_STATUSES)[number];
 
 /** The statuses a client sees (CONTRACT.md §4): every status but the internal `debit_requested`. */
-export const PUBLIC_ROUND_STATUSES = ['active', 'settled', 'cashed_out', 'busted', 'credit_pending', 'rollback_pending', 'cancelled', 'error'] as const satisfies readonly RoundStatus[];
+export const PUBLIC_ROUND_STATUSES = [
+  'active',
+  'settled',
+  'cashed_out',
+  'busted',
+  'credit_pending',
+  'rollback_pending',
+  'cancelled',
+  'error',
+] as const satisfies readonly RoundStatus[];
 export type PublicRoundStatus = (typeof PUBLIC_ROUND_STATUSES)[number];
 
 /** A round in one of these never changes again (a database trigger holds it too). */

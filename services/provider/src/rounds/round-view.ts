@@ -15,7 +15,6 @@ import type { Callback, Round } from './round-store/rows.js';
 import { publicStatusOf, RESULT_STATUSES, type PublicRoundStatus } from './round-status.js';
 import { AppError } from '../errors.js';
 
-
 function jsonOrText(text: string | null): unknown {
   if (text === null) return null;
   try {

@@ -13,7 +13,11 @@ import { publicStatusOf } from './round-status.js';
 export async function rotateSeeds(db: Db, session: Pick<SessionWithToken, 'operatorId' | 'playerRef'>, clientSeed: string | undefined) {
   const { previous, next } = await rotateSeedPair(db, session.operatorId, session.playerRef, clientSeed, async (tx, seedPairId) => {
     const open = await openRoundUnderSeedPair(tx, seedPairId);
-    if (open) throw new AppError('ACTIVE_ROUND_EXISTS', 'finish the active round before rotating the seed: revealing the seed would reveal its outcome').withRound(open.roundId, publicStatusOf(open));
+    if (open)
+      throw new AppError('ACTIVE_ROUND_EXISTS', 'finish the active round before rotating the seed: revealing the seed would reveal its outcome').withRound(
+        open.roundId,
+        publicStatusOf(open),
+      );
   });
   return {
     previousServerSeed: previous.serverSeed,

@@ -61,12 +61,16 @@ export interface RetrySummary {
 }
 
 /** How each game closes an abandoned round. */
-export const ABANDONED_ROUND_HANDLERS: Partial<Record<GameType, AbandonedRoundHandler>> = { mines: closeAbandonedMinesRound, blackjack: closeAbandonedBlackjackRound };
+export const ABANDONED_ROUND_HANDLERS: Partial<Record<GameType, AbandonedRoundHandler>> = {
+  mines: closeAbandonedMinesRound,
+  blackjack: closeAbandonedBlackjackRound,
+};
 
 /** The operator a pass is scoped to (SPEC.md endpoint rule 9); undefined = every operator (outside production). */
 export function retryScope(deps: Pick<RoundDeps, 'config'>, operatorId: string | undefined): string | undefined {
   if (operatorId || !deps.config.production) return operatorId;
-  if (!deps.config.readinessOperatorId) throw new AppError('WALLET_RETRY_OPERATOR_REQUIRED', 'in production the call needs operatorId (or READINESS_OPERATOR_ID)');
+  if (!deps.config.readinessOperatorId)
+    throw new AppError('WALLET_RETRY_OPERATOR_REQUIRED', 'in production the call needs operatorId (or READINESS_OPERATOR_ID)');
   return deps.config.readinessOperatorId;
 }
 
@@ -83,11 +87,15 @@ export async function runWalletRetryJob(deps: RoundDeps, request: RetryRequest):
   const left = () => ({ ...filter, limit: filter.limit - summary.scanned });
 
   for (const round of await claimRoundsForWork(deps.db, { kind: 'wallet' }, left(), leaseUntil(deps.config))) count(await retryRound(deps, round));
-  for (const item of await recoverInterruptedRounds(deps, left(), leaseUntil(deps.config))) count({ roundId: item.roundId, operation: 'rollback', outcome: item.outcome });
+  for (const item of await recoverInterruptedRounds(deps, left(), leaseUntil(deps.config)))
+    count({ roundId: item.roundId, operation: 'rollback', outcome: item.outcome });
   if (request.sweepAbandoned) {
     for (const item of await sweepAbandonedRounds(deps, left())) count(item);
     // Retention: idempotency records past IDEMPOTENCY_RETENTION_HOURS (of the pass's operator) go.
-    await purgeIdempotencyRecords(deps.db, { olderThan: new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000), operatorId: filter.operatorId });
+    await purgeIdempotencyRecords(deps.db, {
+      olderThan: new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000),
+      operatorId: filter.operatorId,
+    });
     // and the staff's sign-in attempts untouched for a day without a lock in force (one bounded batch)
     await purgeOldSignInAttempts(deps.db);
     // promo credits due for a retry, of the pass's operator (not for one round or one player)
@@ -110,7 +118,11 @@ export async function runWalletRetryJob(deps: RoundDeps, request: RetryRequest):
  */
 export async function runMaintenancePass(deps: RoundDeps, operatorId: string, limit: number): Promise<RetryItem[]> {
   const filter: WorkFilter = { operatorId, limit };
-  const items = (await recoverInterruptedRounds(deps, filter, leaseUntil(deps.config))).map((item): RetryItem => ({ roundId: item.roundId, operation: 'rollback', outcome: item.outcome }));
+  const items = (await recoverInterruptedRounds(deps, filter, leaseUntil(deps.config))).map((item): RetryItem => ({
+    roundId: item.roundId,
+    operation: 'rollback',
+    outcome: item.outcome,
+  }));
   items.push(...(await sweepAbandonedRounds(deps, { ...filter, limit: Math.max(0, limit - items.length) })));
   await purgeIdempotencyRecords(deps.db, { olderThan: new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000), operatorId });
   await ensureTimePartitions(deps.db);
@@ -126,7 +138,8 @@ export async function retryRound(deps: RoundDeps, round: Round): Promise<RetryIt
       const { round: after } = await sendPendingCredit(deps, operator, round.roundId);
       return { roundId: round.roundId, operation, outcome: after.status === 'credit_pending' ? 'pending' : 'succeeded' };
     }
-    const status = round.status === 'rollback_pending' ? await sendPendingRollback(deps, operator, round.roundId) : await rollbackUnansweredDebit(deps, operator, round);
+    const status =
+      round.status === 'rollback_pending' ? await sendPendingRollback(deps, operator, round.roundId) : await rollbackUnansweredDebit(deps, operator, round);
     return { roundId: round.roundId, operation, outcome: status === 'cancelled' ? 'succeeded' : 'pending' };
   } catch {
     // Left for the next run: the lease runs out and the round is claimed again.
@@ -150,7 +163,12 @@ async function sweepAbandonedRounds(deps: RoundDeps, filter: WorkFilter): Promis
       if (budget <= 0) return items;
       if ((gameType === 'mines' && policy.mines === 'keep_open') || (gameType === 'blackjack' && policy.blackjack === 'keep_open')) continue;
       const idleSince = new Date(Date.now() - policy.afterHours * 3_600_000);
-      const rounds = await claimRoundsForWork(deps.db, { kind: 'abandoned', operatorId: op.operatorId, gameType, idleSince }, { ...filter, limit: budget }, leaseUntil(deps.config));
+      const rounds = await claimRoundsForWork(
+        deps.db,
+        { kind: 'abandoned', operatorId: op.operatorId, gameType, idleSince },
+        { ...filter, limit: budget },
+        leaseUntil(deps.config),
+      );
       budget -= rounds.length;
       for (const round of rounds) {
         try {

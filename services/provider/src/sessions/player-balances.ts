@@ -23,6 +23,8 @@ export async function rememberBalance(db: Queryable, b: ReportedBalance): Promis
 
 /** The player's latest reported balance in `currency`, or null when none was reported in it. */
 export async function latestBalance(db: Queryable, operatorId: string, playerRef: string, currency: CurrencyCode): Promise<bigint | null> {
-  const row: { balance: string; currency: string } | undefined = await db('player_balances').where({ operator_id: operatorId, player_ref: playerRef }).first('balance', 'currency');
+  const row: { balance: string; currency: string } | undefined = await db('player_balances')
+    .where({ operator_id: operatorId, player_ref: playerRef })
+    .first('balance', 'currency');
   return row && row.currency === currency ? toBigInt(row.balance) : null;
 }

@@ -71,7 +71,11 @@ interface HeldSession {
 }
 
 /** Whether a session still serves its player at `now`; its lifetimes are SESSION_IDLE_MINUTES and SESSION_MAX_HOURS. */
-export function sessionEnd(s: { createdAt: number; lastSeen: number; ended: boolean }, now: number, lifetimes: { idleMs: number; maxMs: number }): SessionEnd | null {
+export function sessionEnd(
+  s: { createdAt: number; lastSeen: number; ended: boolean },
+  now: number,
+  lifetimes: { idleMs: number; maxMs: number },
+): SessionEnd | null {
   if (s.ended) return 'ended';
   if (now - s.createdAt >= lifetimes.maxMs) return 'expired';
   if (now - s.lastSeen >= lifetimes.idleMs) return 'idle';
@@ -116,7 +120,6 @@ const PLAYER_REF = /^[^\p{Cc}]{1,200}$/u;
 /** The wallet interface's `gameType` is a non-empty string: a lobby session (no single game) sends this. */
 export const LOBBY_WALLET_GAME = 'lobby';
 
-
 export function createSessionService(deps: SessionDeps) {
   const { db, box, operators, wallet } = deps;
   const lifetimes = deps.lifetimes ?? { idleMs: 2 * 3_600_000, maxMs: 24 * 3_600_000 };
@@ -153,7 +156,13 @@ export function createSessionService(deps: SessionDeps) {
   }
 
   return {
-    async create(input: { operatorId: string; launchToken: string; gameType: GameType; launchMode: 'single' | 'lobby'; switchFromSessionId?: string | undefined }) {
+    async create(input: {
+      operatorId: string;
+      launchToken: string;
+      gameType: GameType;
+      launchMode: 'single' | 'lobby';
+      switchFromSessionId?: string | undefined;
+    }) {
       const operator = await operators.getWithSecret(db, input.operatorId);
       if (!operator || !operator.enabled) throw new AppError('INVALID_SESSION', 'unknown operator or launch token');
       if (input.switchFromSessionId !== undefined) await checkSwitchTenant(db, operators, input.switchFromSessionId, operator);
@@ -169,7 +178,11 @@ export function createSessionService(deps: SessionDeps) {
       if (validation.kind !== 'confirmed') {
         if (validation.kind === 'refused' && (validation.casinoCode === 'INVALID_SESSION' || validation.statusCode === 404)) {
           const casinoMessage = casinoMessageOf(validation);
-          throw new AppError('INVALID_SESSION', 'the casino did not accept the launch token', casinoMessage !== null ? { casinoCode: validation.casinoCode ?? 'INVALID_SESSION', casinoMessage } : {});
+          throw new AppError(
+            'INVALID_SESSION',
+            'the casino did not accept the launch token',
+            casinoMessage !== null ? { casinoCode: validation.casinoCode ?? 'INVALID_SESSION', casinoMessage } : {},
+          );
         }
         throw outcomeError(validation);
       }
@@ -179,7 +192,8 @@ export function createSessionService(deps: SessionDeps) {
       }
       if (!PLAYER_REF.test(v.playerRef)) throw new AppError('CASINO_HTTP_ERROR', 'the casino answered a playerRef that is not 1 to 200 printable characters');
       if (!isCurrencyCode(v.currency)) throw new AppError('UNSUPPORTED_CURRENCY', 'the casino validated the session in an unsupported currency');
-      if (v.currency !== operator.currency) throw new AppError('CURRENCY_MISMATCH', `the session currency ${v.currency} is not this profile's ${operator.currency}`);
+      if (v.currency !== operator.currency)
+        throw new AppError('CURRENCY_MISMATCH', `the session currency ${v.currency} is not this profile's ${operator.currency}`);
       const playerRef = v.playerRef;
       const currency = operator.currency;
       // An ISO 3166 code the casino names for the player (issue 27); anything else counts as none.
@@ -251,7 +265,10 @@ export function createSessionService(deps: SessionDeps) {
       h.lastSeenHere = t;
       if (t - h.lastSeenDb >= touchMs) {
         h.lastSeenDb = t;
-        const touched = await q('sessions').where({ session_id: sessionId }).whereNull('ended_at').update({ last_seen_at: new Date(t) });
+        const touched = await q('sessions')
+          .where({ session_id: sessionId })
+          .whereNull('ended_at')
+          .update({ last_seen_at: new Date(t) });
         if (touched === 0) {
           held.delete(sessionId);
           throw new AppError('INVALID_SESSION', END_MESSAGE.ended);
@@ -276,11 +293,18 @@ export function createSessionService(deps: SessionDeps) {
      * session of a player of this operator. An ended session answers INVALID_SESSION from then on
      * (on every pod within SESSION_RECHECK_MS); the player's open round waits for a new session.
      */
-    async end(input: { operatorId: string; playerRef?: string | undefined; sessionId?: string | undefined; reason?: string | undefined }): Promise<{ ended: number }> {
+    async end(input: {
+      operatorId: string;
+      playerRef?: string | undefined;
+      sessionId?: string | undefined;
+      reason?: string | undefined;
+    }): Promise<{ ended: number }> {
       const q = db('sessions').where({ operator_id: input.operatorId }).whereNull('ended_at');
       if (input.playerRef !== undefined) void q.where({ player_ref: input.playerRef });
       if (input.sessionId !== undefined) void q.where({ session_id: input.sessionId });
-      const ids: string[] = (await q.update({ ended_at: db.fn.now(), ended_reason: storableText(input.reason ?? 'ended by the casino', 200) }, ['session_id'])).map((r: { session_id: string }) => r.session_id);
+      const ids: string[] = (
+        await q.update({ ended_at: db.fn.now(), ended_reason: storableText(input.reason ?? 'ended by the casino', 200) }, ['session_id'])
+      ).map((r: { session_id: string }) => r.session_id);
       for (const id of ids) held.delete(id);
       return { ended: ids.length };
     },

@@ -30,7 +30,11 @@ const SECRET_KEYS = /^(sharedSecret|secret|password|passwordHash|password_hash|s
 export function withoutSecrets(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => !SECRET_KEYS.test(k)).map(([k, v]) => [k, withoutSecrets(v)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .filter(([k]) => !SECRET_KEYS.test(k))
+        .map(([k, v]) => [k, withoutSecrets(v)]),
+    );
   }
   return typeof value === 'bigint' ? value.toString() : value;
 }
@@ -81,7 +85,9 @@ interface AuditRow {
 
 /** Newest first, keyset-paginated by id. */
 export async function listChanges(db: Queryable, q: AuditQuery) {
-  const query = db<AuditRow>('config_audit').orderBy('id', 'desc').limit(q.limit + 1);
+  const query = db<AuditRow>('config_audit')
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1);
   if (q.operatorId) query.where('operator_id', q.operatorId);
   if (q.tenantIds) query.whereIn('tenant_id', q.tenantIds);
   if (q.targetType) query.where('target_type', q.targetType);

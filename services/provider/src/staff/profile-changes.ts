@@ -26,7 +26,14 @@ export function tenantFor(p: StaffPrincipal, asked: string | null | undefined, c
 }
 
 /** Writes a profile and audits it (`operator.created` when it is new, else `action`; `secret.replaced` when a PUT changed the secret). */
-export async function saveProfile(deps: ProfileDeps, actor: Actor, operatorId: string, body: OperatorPut, action: string, before: (Operator & { sharedSecret?: string }) | null): Promise<{ operator: Operator; created: boolean }> {
+export async function saveProfile(
+  deps: ProfileDeps,
+  actor: Actor,
+  operatorId: string,
+  body: OperatorPut,
+  action: string,
+  before: (Operator & { sharedSecret?: string }) | null,
+): Promise<{ operator: Operator; created: boolean }> {
   const { operator, created } = await deps.operators.upsert(deps.db, toOperatorWrite(operatorId, body, deps.production));
   await recordChange(deps.db, actor, {
     action: created ? 'operator.created' : action,
@@ -38,22 +45,49 @@ export async function saveProfile(deps: ProfileDeps, actor: Actor, operatorId: s
     after: operatorAsPut(operator),
   });
   if (before?.sharedSecret !== undefined && before.sharedSecret !== body.sharedSecret) {
-    await recordChange(deps.db, actor, { action: 'secret.replaced', tenantId: operator.tenantId, operatorId, targetType: 'secret', targetId: operatorId, before: null, after: null });
+    await recordChange(deps.db, actor, {
+      action: 'secret.replaced',
+      tenantId: operator.tenantId,
+      operatorId,
+      targetType: 'secret',
+      targetId: operatorId,
+      before: null,
+      after: null,
+    });
   }
   return { operator, created };
 }
 
 /** The admin PUT: creates or replaces a profile, in the caller's tenant unless a platform admin places it. */
-export async function putProfile(deps: ProfileDeps, p: StaffPrincipal, actor: Actor, operatorId: string, body: OperatorPut): Promise<{ operator: Operator; created: boolean }> {
+export async function putProfile(
+  deps: ProfileDeps,
+  p: StaffPrincipal,
+  actor: Actor,
+  operatorId: string,
+  body: OperatorPut,
+): Promise<{ operator: Operator; created: boolean }> {
   const before = await deps.operators.getWithSecret(deps.db, operatorId);
   return saveProfile(deps, actor, operatorId, { ...body, tenantId: tenantFor(p, body.tenantId, before?.tenantId ?? null) }, 'operator.replaced', before);
 }
 
 /** The console's create: the shared secret is generated here and answered once. */
-export async function createProfile(deps: ProfileDeps, p: StaffPrincipal, actor: Actor, operatorId: string, body: Omit<OperatorPut, 'sharedSecret'>): Promise<{ operator: Operator; sharedSecret: string }> {
+export async function createProfile(
+  deps: ProfileDeps,
+  p: StaffPrincipal,
+  actor: Actor,
+  operatorId: string,
+  body: Omit<OperatorPut, 'sharedSecret'>,
+): Promise<{ operator: Operator; sharedSecret: string }> {
   if (await deps.operators.get(deps.db, operatorId)) throw new AppError('VALIDATION_ERROR', `a profile ${operatorId} exists already`);
   const sharedSecret = newSharedSecret();
-  const { operator } = await saveProfile(deps, actor, operatorId, { ...body, sharedSecret, tenantId: tenantFor(p, body.tenantId, null) } as OperatorPut, 'operator.created', null);
+  const { operator } = await saveProfile(
+    deps,
+    actor,
+    operatorId,
+    { ...body, sharedSecret, tenantId: tenantFor(p, body.tenantId, null) } as OperatorPut,
+    'operator.created',
+    null,
+  );
   return { operator, sharedSecret };
 }
 
@@ -62,18 +96,37 @@ export async function editProfile(deps: ProfileDeps, p: StaffPrincipal, actor: A
   const current = await deps.operators.getWithSecret(deps.db, operatorId);
   if (!current) throw new AppError('NOT_FOUND', 'no such operator');
   const given = Object.fromEntries(Object.entries(edit).filter(([, v]) => v !== undefined)) as Partial<OperatorPut>;
-  const merged: OperatorPut = { ...operatorAsPut(current), ...given, sharedSecret: current.sharedSecret, tenantId: tenantFor(p, edit.tenantId, current.tenantId) };
-  const action = Object.keys(given).length === 1 && given.enabled !== undefined ? (given.enabled ? 'operator.enabled' : 'operator.disabled') : 'operator.edited';
+  const merged: OperatorPut = {
+    ...operatorAsPut(current),
+    ...given,
+    sharedSecret: current.sharedSecret,
+    tenantId: tenantFor(p, edit.tenantId, current.tenantId),
+  };
+  const action =
+    Object.keys(given).length === 1 && given.enabled !== undefined ? (given.enabled ? 'operator.enabled' : 'operator.disabled') : 'operator.edited';
   return (await saveProfile(deps, actor, operatorId, merged, action, current)).operator;
 }
 
 /** A new shared secret, answered once; the old one verifies until `graceHours` pass (0: at once). Audited without either value. */
-export async function rotateProfileSecret(deps: ProfileDeps, actor: Actor, operatorId: string, graceHours: number): Promise<{ operatorId: string; sharedSecret: string; previousSecretValidUntil: string | null }> {
+export async function rotateProfileSecret(
+  deps: ProfileDeps,
+  actor: Actor,
+  operatorId: string,
+  graceHours: number,
+): Promise<{ operatorId: string; sharedSecret: string; previousSecretValidUntil: string | null }> {
   const sharedSecret = newSharedSecret();
   const graceUntil = graceHours > 0 ? new Date(Date.now() + graceHours * 3_600_000) : null;
   const operator = await deps.operators.rotateSecret(deps.db, operatorId, sharedSecret, graceUntil);
   if (!operator) throw new AppError('NOT_FOUND', 'no such operator');
   const previousSecretValidUntil = graceUntil?.toISOString() ?? null;
-  await recordChange(deps.db, actor, { action: 'secret.rotated', tenantId: operator.tenantId, operatorId, targetType: 'secret', targetId: operatorId, before: null, after: { graceHours, previousSecretValidUntil } });
+  await recordChange(deps.db, actor, {
+    action: 'secret.rotated',
+    tenantId: operator.tenantId,
+    operatorId,
+    targetType: 'secret',
+    targetId: operatorId,
+    before: null,
+    after: { graceHours, previousSecretValidUntil },
+  });
   return { operatorId, sharedSecret, previousSecretValidUntil };
 }

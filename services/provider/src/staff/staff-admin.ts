@@ -28,8 +28,19 @@ export interface StaffView {
 }
 
 async function views(db: Queryable, accounts: StaffAccount[]): Promise<StaffView[]> {
-  const locks = await lockedUntilOf(db, accounts.map((a) => emailKey(a.email)));
-  return accounts.map((a) => ({ staffId: a.staffId, email: a.email, role: a.role, tenantId: a.tenantId, lockedUntil: locks.get(emailKey(a.email)) ?? null, lastLoginAt: a.lastLoginAt, createdAt: a.createdAt }));
+  const locks = await lockedUntilOf(
+    db,
+    accounts.map((a) => emailKey(a.email)),
+  );
+  return accounts.map((a) => ({
+    staffId: a.staffId,
+    email: a.email,
+    role: a.role,
+    tenantId: a.tenantId,
+    lockedUntil: locks.get(emailKey(a.email)) ?? null,
+    lastLoginAt: a.lastLoginAt,
+    createdAt: a.createdAt,
+  }));
 }
 const auditView = (a: StaffAccount) => ({ email: a.email, role: a.role, tenantId: a.tenantId });
 const otherCasino = () => new AppError('FORBIDDEN', 'this belongs to another casino');
@@ -41,7 +52,12 @@ export async function listStaff(db: Queryable, p: StaffPrincipal, tenantId: stri
 }
 
 /** Invites a member: casino staff invite into their own tenant only and never a platform admin. */
-export async function inviteStaff(db: Queryable, p: StaffPrincipal, actor: Actor, ask: { email: string; role: StaffRole; tenantId?: string | null | undefined }): Promise<{ staff: StaffView; temporaryPassword: string }> {
+export async function inviteStaff(
+  db: Queryable,
+  p: StaffPrincipal,
+  actor: Actor,
+  ask: { email: string; role: StaffRole; tenantId?: string | null | undefined },
+): Promise<{ staff: StaffView; temporaryPassword: string }> {
   const role = ask.role;
   let tenantId = ask.tenantId ?? null;
   if (!isPlatformAdmin(p)) {
@@ -53,7 +69,15 @@ export async function inviteStaff(db: Queryable, p: StaffPrincipal, actor: Actor
   else if (tenantId === null) throw new AppError('VALIDATION_ERROR', 'casino staff need a tenantId');
   const temporaryPassword = generatePassword();
   const account = await createAccount(db, { email: ask.email, password: temporaryPassword, role, tenantId });
-  await recordChange(db, actor, { action: 'staff.invited', tenantId, operatorId: null, targetType: 'staff', targetId: account.staffId, before: null, after: auditView(account) });
+  await recordChange(db, actor, {
+    action: 'staff.invited',
+    tenantId,
+    operatorId: null,
+    targetType: 'staff',
+    targetId: account.staffId,
+    before: null,
+    after: auditView(account),
+  });
   return { staff: (await views(db, [account]))[0]!, temporaryPassword };
 }
 
@@ -67,7 +91,15 @@ export async function changeStaffRole(db: Queryable, p: StaffPrincipal, actor: A
   }
   if (before.staffId === p.staffId) throw new AppError('VALIDATION_ERROR', 'you cannot change your own role');
   const after = (await updateAccount(db, before.staffId, { role }))!;
-  await recordChange(db, actor, { action: 'staff.role_changed', tenantId: before.tenantId, operatorId: null, targetType: 'staff', targetId: before.staffId, before: auditView(before), after: auditView(after) });
+  await recordChange(db, actor, {
+    action: 'staff.role_changed',
+    tenantId: before.tenantId,
+    operatorId: null,
+    targetType: 'staff',
+    targetId: before.staffId,
+    before: auditView(before),
+    after: auditView(after),
+  });
   return (await views(db, [after]))[0]!;
 }
 
@@ -79,7 +111,15 @@ export async function removeStaff(db: Queryable, p: StaffPrincipal, actor: Actor
   if (before.role === 'platform_admin' && !isPlatformAdmin(p)) throw otherCasino();
   await revokeSessionsOf(db, before.staffId);
   await deleteAccount(db, before.staffId);
-  await recordChange(db, actor, { action: 'staff.removed', tenantId: before.tenantId, operatorId: null, targetType: 'staff', targetId: before.staffId, before: auditView(before), after: null });
+  await recordChange(db, actor, {
+    action: 'staff.removed',
+    tenantId: before.tenantId,
+    operatorId: null,
+    targetType: 'staff',
+    targetId: before.staffId,
+    before: auditView(before),
+    after: null,
+  });
 }
 
 /** The tenants whose profiles the principal sees (every tenant that has a profile, for a platform admin). */
@@ -91,5 +131,13 @@ export async function visibleTenants(db: Queryable, operators: Pick<OperatorStor
 /** One's own password change (staff.ts `changePassword`: counted like a login, other sessions revoked), audited. */
 export async function changeOwnPassword(db: Queryable, p: StaffPrincipal, actor: Actor, current: string, next: string): Promise<void> {
   await changePassword(db, p, current, next);
-  await recordChange(db, actor, { action: 'staff.password_changed', tenantId: p.tenantId, operatorId: null, targetType: 'staff', targetId: p.staffId ?? '', before: null, after: null });
+  await recordChange(db, actor, {
+    action: 'staff.password_changed',
+    tenantId: p.tenantId,
+    operatorId: null,
+    targetType: 'staff',
+    targetId: p.staffId ?? '',
+    before: null,
+    after: null,
+  });
 }

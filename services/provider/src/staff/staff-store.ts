@@ -58,14 +58,21 @@ export async function countAccounts(db: Queryable): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-export async function insertAccount(db: Queryable, a: { staffId: string; email: string; passwordHash: string; role: StaffRole; tenantId: string | null }): Promise<StaffAccount> {
+export async function insertAccount(
+  db: Queryable,
+  a: { staffId: string; email: string; passwordHash: string; role: StaffRole; tenantId: string | null },
+): Promise<StaffAccount> {
   const [row] = await db<AccountRow>('staff_accounts')
     .insert({ staff_id: a.staffId, email: a.email.toLowerCase(), password_hash: a.passwordHash, role: a.role, tenant_id: a.tenantId })
     .returning('*');
   return fromRow(row as AccountRow);
 }
 
-export async function updateAccount(db: Queryable, staffId: string, change: { role?: StaffRole; tenantId?: string | null; passwordHash?: string }): Promise<StaffAccount | null> {
+export async function updateAccount(
+  db: Queryable,
+  staffId: string,
+  change: { role?: StaffRole; tenantId?: string | null; passwordHash?: string },
+): Promise<StaffAccount | null> {
   const patch: Record<string, unknown> = { updated_at: db.fn.now() };
   if (change.role !== undefined) patch.role = change.role;
   if (change.tenantId !== undefined) patch.tenant_id = change.tenantId;
@@ -132,7 +139,10 @@ export async function purgeOldSignInAttempts(db: Queryable, batch = 1000): Promi
 /** The lock end of each email key that has one (the console's "Locked" badge). */
 export async function lockedUntilOf(db: Queryable, emailKeys: string[]): Promise<Map<string, string>> {
   if (emailKeys.length === 0) return new Map();
-  const rows = await db('staff_login_attempts').whereIn('email_key', emailKeys).whereNotNull('locked_until').select<{ email_key: string; locked_until: Date | string }[]>('email_key', 'locked_until');
+  const rows = await db('staff_login_attempts')
+    .whereIn('email_key', emailKeys)
+    .whereNotNull('locked_until')
+    .select<{ email_key: string; locked_until: Date | string }[]>('email_key', 'locked_until');
   return new Map(rows.map((r) => [r.email_key, toIso(r.locked_until)]));
 }
 
@@ -151,7 +161,10 @@ export interface SessionRow {
   revoked_at: Date | string | null;
 }
 
-export async function insertSession(db: Queryable, s: { tokenHash: string; staffId: string; ip: string; userAgent: string | null; expiresAt: Date }): Promise<void> {
+export async function insertSession(
+  db: Queryable,
+  s: { tokenHash: string; staffId: string; ip: string; userAgent: string | null; expiresAt: Date },
+): Promise<void> {
   await db('staff_sessions').insert({ token_hash: s.tokenHash, staff_id: s.staffId, ip: s.ip, user_agent: s.userAgent, expires_at: s.expiresAt });
 }
 

@@ -58,7 +58,8 @@ export const TOKEN_PRINCIPAL: StaffPrincipal = { staffId: null, email: null, rol
 export const isPlatformAdmin = (p: Pick<StaffPrincipal, 'role'>) => p.role === 'platform_admin';
 
 /** May this principal see data of this tenant? Profiles without a tenant belong to the platform only. */
-export const seesTenant = (p: Pick<StaffPrincipal, 'role' | 'tenantId'>, tenantId: string | null) => isPlatformAdmin(p) || (tenantId !== null && p.tenantId === tenantId);
+export const seesTenant = (p: Pick<StaffPrincipal, 'role' | 'tenantId'>, tenantId: string | null) =>
+  isPlatformAdmin(p) || (tenantId !== null && p.tenantId === tenantId);
 
 const ROLE_RANK: Record<StaffRole, number> = { viewer: 0, admin: 1, platform_admin: 2 };
 /** The minimum role a route asks for (http/authentication.ts `config.staff`). */
@@ -73,7 +74,12 @@ export interface LoginMeta {
 }
 
 /** Checks the password and opens a session; answers the cookie token (shown to nobody but the browser). */
-export async function login(db: Queryable, email: string, password: string, meta: LoginMeta): Promise<{ token: string; account: StaffAccount; expiresAt: Date }> {
+export async function login(
+  db: Queryable,
+  email: string,
+  password: string,
+  meta: LoginMeta,
+): Promise<{ token: string; account: StaffAccount; expiresAt: Date }> {
   // The attempt is counted before the slow hash, atomically (staff-store.ts): a burst cannot get
   // more evaluations than the limit. Unknown emails count and lock the same way.
   const key = emailKey(email);

@@ -23,7 +23,13 @@ export interface DbHandle {
 }
 
 /** `migrate: false` (MIGRATE_ON_START=false) only checks that the database is at the latest migration. */
-export async function openDatabase(opts: { databaseUrl: string | undefined; dataDir: string; poolMax?: number; migrate?: boolean; embeddedTemplate?: string | null }): Promise<DbHandle> {
+export async function openDatabase(opts: {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  poolMax?: number;
+  migrate?: boolean;
+  embeddedTemplate?: string | null;
+}): Promise<DbHandle> {
   let db: Db;
   let mode: DbHandle['mode'];
   if (opts.databaseUrl) {
@@ -74,7 +80,10 @@ async function loadEmbedded(): Promise<typeof import('./embedded-template.js')> 
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'ERR_MODULE_NOT_FOUND' && /pglite/i.test(e.message)) {
-      throw new Error('DATABASE_URL is not set and the embedded PostgreSQL (@electric-sql/pglite, an optional dependency) is not installed, as in the production image: set DATABASE_URL', { cause: err });
+      throw new Error(
+        'DATABASE_URL is not set and the embedded PostgreSQL (@electric-sql/pglite, an optional dependency) is not installed, as in the production image: set DATABASE_URL',
+        { cause: err },
+      );
     }
     throw err;
   }
@@ -128,7 +137,9 @@ const numberedText = new Map<string, string>();
  * text. Inside a transaction, or on the embedded PGlite, it goes through knex as any statement.
  */
 export async function hotQuery(db: Queryable, name: string, sql: string, values: unknown[]): Promise<{ rows: unknown[] }> {
-  const client = (db as unknown as { client: { config: { client?: unknown }; acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): void } }).client;
+  const client = (
+    db as unknown as { client: { config: { client?: unknown }; acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): void } }
+  ).client;
   if ((db as { isTransaction?: boolean }).isTransaction || client.config.client !== 'pg') {
     return db.raw(sql, values as Knex.RawBinding[]).options({ name }) as unknown as Promise<{ rows: unknown[] }>;
   }

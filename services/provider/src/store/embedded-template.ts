@@ -92,7 +92,11 @@ export async function unpackTar(file: string, into: string): Promise<void> {
       const header = pending.subarray(at, at + 512);
       at += 512;
       if (header.every((b) => b === 0)) continue; // the end blocks
-      const field = (from: number, len: number) => header.subarray(from, from + len).toString('utf8').replace(/\0.*$/s, '');
+      const field = (from: number, len: number) =>
+        header
+          .subarray(from, from + len)
+          .toString('utf8')
+          .replace(/\0.*$/s, '');
       const name = (field(345, 155) ? `${field(345, 155)}/` : '') + field(0, 100);
       const size = parseInt(field(124, 12).trim() || '0', 8);
       const type = String.fromCharCode(header[156] ?? 48);

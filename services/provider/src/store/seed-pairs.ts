@@ -58,7 +58,10 @@ export const randomClientSeed = () => randomBytes(8).toString('hex');
 export async function currentSeedPair(db: Queryable, operatorId: string, playerRef: string): Promise<SeedPair> {
   const existing = await db<SeedPairRow>('seed_pairs').where({ operator_id: operatorId, player_ref: playerRef, revealed: false }).first();
   if (existing) return fromRow(existing);
-  await db('seed_pairs').insert(newPair(operatorId, playerRef, randomClientSeed())).onConflict(db.raw('(operator_id, player_ref) WHERE NOT revealed')).ignore();
+  await db('seed_pairs')
+    .insert(newPair(operatorId, playerRef, randomClientSeed()))
+    .onConflict(db.raw('(operator_id, player_ref) WHERE NOT revealed'))
+    .ignore();
   const row = await db<SeedPairRow>('seed_pairs').where({ operator_id: operatorId, player_ref: playerRef, revealed: false }).first();
   if (!row) throw new Error('seed pair vanished');
   return fromRow(row);
@@ -74,14 +77,22 @@ export async function seedPairById(db: Queryable, id: string): Promise<SeedPair 
  * transaction that holds the pair (no round can open under it meanwhile) and may throw to refuse
  * the rotation (rounds/seed-rotation.ts: an open Mines or Blackjack round under the pair).
  */
-export async function rotateSeedPair(db: Queryable, operatorId: string, playerRef: string, clientSeed: string | undefined, refuse?: (tx: Tx, seedPairId: string) => Promise<void>) {
+export async function rotateSeedPair(
+  db: Queryable,
+  operatorId: string,
+  playerRef: string,
+  clientSeed: string | undefined,
+  refuse?: (tx: Tx, seedPairId: string) => Promise<void>,
+) {
   await currentSeedPair(db, operatorId, playerRef);
   const run = async (tx: Tx) => {
     const current = await tx<SeedPairRow>('seed_pairs').where({ operator_id: operatorId, player_ref: playerRef, revealed: false }).forUpdate().first();
     if (!current) throw new Error('no current seed pair');
     await refuse?.(tx, String(current.id));
     await tx('seed_pairs').where({ id: current.id }).update({ revealed: true, revealed_at: tx.fn.now() });
-    const [next] = await tx('seed_pairs').insert(newPair(operatorId, playerRef, clientSeed ?? current.client_seed)).returning<SeedPairRow[]>('*');
+    const [next] = await tx('seed_pairs')
+      .insert(newPair(operatorId, playerRef, clientSeed ?? current.client_seed))
+      .returning<SeedPairRow[]>('*');
     if (!next) throw new Error('seed pair insert returned nothing');
     return { previous: fromRow(current), next: fromRow(next) };
   };

@@ -90,7 +90,9 @@ export function createDemoCasino(db: Db): DemoCasino {
           response = { casinoTransactionId: `demo-${randomUUID()}`, balance: money(p, balance), currency: p.currency };
         } else {
           const debitKey = String(body.debitIdempotencyKey ?? '');
-          const debit = await tx('demo_wallet_transactions').where({ operator_id: operatorId, idempotency_key: debitKey, operation: 'debit', status_code: 200 }).first();
+          const debit = await tx('demo_wallet_transactions')
+            .where({ operator_id: operatorId, idempotency_key: debitKey, operation: 'debit', status_code: 200 })
+            .first();
           applied = debit ? toBigInt(debit.amount) : 0n;
           balance += applied;
           response = { casinoTransactionId: `demo-${randomUUID()}`, balance: money(p, balance), currency: p.currency, debitIdempotencyKey: debitKey };
@@ -129,7 +131,9 @@ export function createDemoCasino(db: Db): DemoCasino {
       const operatorId = req.operatorId;
       switch (req.path) {
         case '/wallet/validate-session': {
-          const token = await db('demo_wallet_tokens').where({ token_hash: sha256(String(body.launchToken ?? '')), operator_id: operatorId }).first();
+          const token = await db('demo_wallet_tokens')
+            .where({ token_hash: sha256(String(body.launchToken ?? '')), operator_id: operatorId })
+            .first();
           const p = token ? await player(db, operatorId, token.player_ref) : undefined;
           if (!p) return reply(200, { valid: false });
           return reply(200, { valid: true, playerRef: p.player_ref, displayName: p.display_name, currency: p.currency });

@@ -12,7 +12,9 @@ export function signaturePayload(method: string, path: string, timestamp: string
 }
 
 export function sign(secret: string, method: string, path: string, timestamp: string, nonce: string, body: string): string {
-  return createHmac('sha256', secret).update(signaturePayload(method, path, timestamp, nonce, body), 'utf8').digest('hex');
+  return createHmac('sha256', secret)
+    .update(signaturePayload(method, path, timestamp, nonce, body), 'utf8')
+    .digest('hex');
 }
 
 /** Timing-safe comparison of a received signature with the expected one. */

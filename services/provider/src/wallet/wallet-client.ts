@@ -235,7 +235,13 @@ export function createWalletClient(opts: WalletClientOptions): WalletClient {
     },
   };
 
-  async function timedCall(operator: OperatorWithSecret, path: WalletPath, body: string, idempotencyKey: string | undefined, span: Span | null): Promise<WalletOutcome> {
+  async function timedCall(
+    operator: OperatorWithSecret,
+    path: WalletPath,
+    body: string,
+    idempotencyKey: string | undefined,
+    span: Span | null,
+  ): Promise<WalletOutcome> {
     const started = performance.now();
     const outcome = await callWallet(operator, path, body, idempotencyKey);
     opts.onCall?.(operator.operatorId, path, outcome, (performance.now() - started) / 1000, idempotencyKey);
@@ -368,7 +374,12 @@ export function casinoMessageOf(outcome: WalletOutcome): string | null {
 /** Plain, printable text of at most CASINO_MESSAGE_MAX characters (code points), or null when nothing is left. */
 export function cleanCasinoText(raw: string): string | null {
   // Control characters become spaces (a line break between two words stays a gap); bidi overrides and isolates go.
-  const text = raw.slice(0, 4 * CASINO_MESSAGE_MAX).replace(/\p{Cc}+/gu, ' ').replace(/[\u202A-\u202E\u2066-\u2069]/g, '').replace(/ {2,}/g, ' ').trim();
+  const text = raw
+    .slice(0, 4 * CASINO_MESSAGE_MAX)
+    .replace(/\p{Cc}+/gu, ' ')
+    .replace(/[\u202A-\u202E\u2066-\u2069]/g, '')
+    .replace(/ {2,}/g, ' ')
+    .trim();
   if (text === '') return null;
   const chars = [...text];
   return chars.length <= CASINO_MESSAGE_MAX ? text : chars.slice(0, CASINO_MESSAGE_MAX).join('').trimEnd();
@@ -388,7 +399,7 @@ export function outcomeError(outcome: WalletOutcome): AppError {
             ? (outcome.errorMessage ?? 'the casino is busy')
             : code === 'CASINO_HTTP_RETRYABLE'
               ? 'the casino is unavailable (retries exhausted)'
-            : (outcome.errorMessage ?? 'the casino refused the request');
+              : (outcome.errorMessage ?? 'the casino refused the request');
   const casinoMessage = casinoMessageOf(outcome);
   return new AppError(code, message, {
     // casinoCode when the casino's code is not the answer's own, and always beside casinoMessage.

@@ -33,7 +33,7 @@ export const SIGNATURE_RECIPE = [
 
 export const IDEMPOTENCY_RULES = [
   'debit, credit and rollback carry X-Idempotency-Key: `<roundId>:debit`, `<roundId>:credit`, Blackjack extra debits',
-  '`<roundId>:insurance`, `<roundId>:double:<hand>`, `<roundId>:split`, and the rollback of a debit that debit\'s key plus `:rollback`.',
+  "`<roundId>:insurance`, `<roundId>:double:<hand>`, `<roundId>:split`, and the rollback of a debit that debit's key plus `:rollback`.",
   'A repeated request with the same key and body must return the original answer (the same casinoTransactionId) without a second',
   'transaction; the same key with another body is 409 `IDEMPOTENCY_CONFLICT`. Store the key, a fingerprint of the request and the',
   'answer, in the same database transaction as the balance change, and make concurrent duplicates wait for or replay the first.',
@@ -47,9 +47,14 @@ const launchToken = z.string().min(1).meta({ description: 'the launch token the 
 const currency = z.enum(CURRENCY_CODES).meta({ description: "the profile's one currency (SPEC.md currency table)" });
 const gameOrLobby = z.enum([...GAME_TYPES, LOBBY]).meta({ description: 'the game, or `lobby` for a lobby session' });
 const gameType = z.enum(GAME_TYPES);
-const roundId = z.string().min(1).meta({ description: "the service's round id (a UUID); one round has one debit (plus Blackjack extra debits) and one credit" });
+const roundId = z
+  .string()
+  .min(1)
+  .meta({ description: "the service's round id (a UUID); one round has one debit (plus Blackjack extra debits) and one credit" });
 const amountText = (rule: string) =>
-  z.number().meta({ description: `JSON number, exact, with at most the currency's decimals (USD 2, BTC 8, ...). ${rule} Parse it losslessly: never through a binary float.` });
+  z.number().meta({
+    description: `JSON number, exact, with at most the currency's decimals (USD 2, BTC 8, ...). ${rule} Parse it losslessly: never through a binary float.`,
+  });
 const balance = z.number().meta({ description: "the player's playable balance after the operation, a JSON number in the currency's decimals" });
 const casinoTransactionId = z.string().min(1).meta({ description: "the casino's id of the transaction; a replay answers the original one" });
 
@@ -69,13 +74,21 @@ export const roundCreditRequest = z
     roundId,
     amount: amountText('0 or more: a lost round is closed by a credit of 0.'),
     currency,
-    freeBet: z
-      .literal(true)
+    freeBet: z.literal(true).optional().meta({
+      description:
+        'Free-bet extension (docs/free-bets.md): present (true) only on the credit of a free bet. No debit was sent for its round: pay the amount out of the campaign, ledger it as a free-bet payout.',
+    }),
+    campaignId: z
+      .string()
+      .min(1)
       .optional()
-      .meta({ description: 'Free-bet extension (docs/free-bets.md): present (true) only on the credit of a free bet. No debit was sent for its round: pay the amount out of the campaign, ledger it as a free-bet payout.' }),
-    campaignId: z.string().min(1).optional().meta({ description: 'With `freeBet`: the free-bet campaign (as created through POST /api/free-bet-campaigns) that funded the round.' }),
+      .meta({ description: 'With `freeBet`: the free-bet campaign (as created through POST /api/free-bet-campaigns) that funded the round.' }),
   })
-  .meta({ id: 'RoundCreditRequest', description: 'Sent for every closed round; also after the session ended (do not refuse it for an expired launch token). A free bet\'s credit also carries `freeBet: true` and `campaignId`.' });
+  .meta({
+    id: 'RoundCreditRequest',
+    description:
+      "Sent for every closed round; also after the session ended (do not refuse it for an expired launch token). A free bet's credit also carries `freeBet: true` and `campaignId`.",
+  });
 /** A promotion's prize (issue 30, docs/promotions.md): no round, no debit, no launch token. */
 export const promoCreditRequest = z
   .object({
@@ -83,14 +96,27 @@ export const promoCreditRequest = z
     playerRef,
     amount: amountText('Above 0.'),
     currency,
-    promo: z.literal(true).meta({ description: 'Promotions extension (docs/promotions.md): a prize of a tournament or a prize drop. No round, no debit: pay it out of the promotion, ledger it as a promo payout.' }),
+    promo: z.literal(true).meta({
+      description:
+        'Promotions extension (docs/promotions.md): a prize of a tournament or a prize drop. No round, no debit: pay it out of the promotion, ledger it as a promo payout.',
+    }),
     promoId: z.string().min(1).meta({ description: 'the tournament or prize drop (as created through POST /api/promotions)' }),
     promoType: z.enum(['tournament', 'prize_drop']),
-    prize: z.number().int().min(0).meta({ description: "a tournament's rank (from 1) or a prize drop's prize index (from 0); the key is `<promoId>:prize:<prize>`" }),
+    prize: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ description: "a tournament's rank (from 1) or a prize drop's prize index (from 0); the key is `<promoId>:prize:<prize>`" }),
     sourceRoundId: roundId.optional().meta({ description: "a prize drop's winning bet" }),
   })
-  .meta({ id: 'PromoCreditRequest', description: 'A promotion prize: one credit per prize, key `<promoId>:prize:<rank or index>`, retried with that key until answered 2xx, never sent twice for one prize.' });
-export const creditRequest = z.union([roundCreditRequest, promoCreditRequest]).meta({ id: 'CreditRequest', description: "A round's credit, or a promotion's prize (`promo: true`)." });
+  .meta({
+    id: 'PromoCreditRequest',
+    description:
+      'A promotion prize: one credit per prize, key `<promoId>:prize:<rank or index>`, retried with that key until answered 2xx, never sent twice for one prize.',
+  });
+export const creditRequest = z
+  .union([roundCreditRequest, promoCreditRequest])
+  .meta({ id: 'CreditRequest', description: "A round's credit, or a promotion's prize (`promo: true`)." });
 export const rollbackRequest = z
   .object({
     operatorId,
@@ -112,21 +138,41 @@ export const rollbackRequest = z
 
 export const validateSessionAnswer = z
   .union([
-    z.looseObject({ valid: z.literal(true), playerRef, displayName: z.string(), currency: z.string().meta({ description: "must be the profile's currency, else the service refuses the session (CURRENCY_MISMATCH)" }) }),
+    z.looseObject({
+      valid: z.literal(true),
+      playerRef,
+      displayName: z.string(),
+      currency: z.string().meta({ description: "must be the profile's currency, else the service refuses the session (CURRENCY_MISMATCH)" }),
+    }),
     z.looseObject({ valid: z.literal(false) }),
   ])
   .meta({ id: 'ValidateSessionAnswer', description: '`{"valid": false}` (or 400 INVALID_SESSION) for a token the casino does not know.' });
 export const balanceAnswer = z.looseObject({ balance, currency: z.string().meta({ description: 'the requested currency' }) }).meta({ id: 'BalanceAnswer' });
-export const moneyAnswer = z.looseObject({ casinoTransactionId, balance, currency: z.string().meta({ description: 'the requested currency' }) }).meta({ id: 'TransactionAnswer' });
+export const moneyAnswer = z
+  .looseObject({ casinoTransactionId, balance, currency: z.string().meta({ description: 'the requested currency' }) })
+  .meta({ id: 'TransactionAnswer' });
 
 // ---------------------------------------------------------------- refusals
 
-export const BUSINESS_REFUSAL_CODES = ['VALIDATION_ERROR', 'INVALID_SESSION', 'INSUFFICIENT_FUNDS', 'CURRENCY_MISMATCH', 'IDEMPOTENCY_REQUIRED', 'DEBIT_ROLLED_BACK'] as const;
+export const BUSINESS_REFUSAL_CODES = [
+  'VALIDATION_ERROR',
+  'INVALID_SESSION',
+  'INSUFFICIENT_FUNDS',
+  'CURRENCY_MISMATCH',
+  'IDEMPOTENCY_REQUIRED',
+  'DEBIT_ROLLED_BACK',
+] as const;
 export const SIGNATURE_CODES = ['SIGNATURE_REQUIRED', 'SIGNATURE_INVALID', 'SIGNATURE_STALE', 'SIGNATURE_REPLAYED'] as const;
 
 export const walletError = z
   .looseObject({
-    code: z.string().min(1).meta({ description: 'a code of CONTRACT.md §2/§11, or the casino\'s own (passed on as casinoCode)', examples: [...BUSINESS_REFUSAL_CODES, ...SIGNATURE_CODES, 'IDEMPOTENCY_CONFLICT'] }),
+    code: z
+      .string()
+      .min(1)
+      .meta({
+        description: "a code of CONTRACT.md §2/§11, or the casino's own (passed on as casinoCode)",
+        examples: [...BUSINESS_REFUSAL_CODES, ...SIGNATURE_CODES, 'IDEMPOTENCY_CONFLICT'],
+      }),
     message: z.string().optional(),
   })
   .meta({ id: 'WalletError' });
@@ -135,12 +181,24 @@ export const walletError = z
 
 export const signedHeaders = z.object({
   'X-Operator-Id': z.string().min(1).max(64).meta({ description: 'the operator profile whose secret signed the request' }),
-  'X-Timestamp': z.string().regex(/^\d{1,15}$/).meta({ description: 'Unix time in whole seconds, decimal' }),
-  'X-Nonce': z.string().regex(/^[A-Za-z0-9_-]{16,128}$/).meta({ description: 'new for every attempt' }),
-  'X-Signature': z.string().regex(/^[0-9a-f]{64}$/).meta({ description: 'lowercase hex HMAC-SHA256 (see the recipe)' }),
+  'X-Timestamp': z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .meta({ description: 'Unix time in whole seconds, decimal' }),
+  'X-Nonce': z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,128}$/)
+    .meta({ description: 'new for every attempt' }),
+  'X-Signature': z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .meta({ description: 'lowercase hex HMAC-SHA256 (see the recipe)' }),
 });
 export const idempotencyHeader = z.object({
-  'X-Idempotency-Key': z.string().regex(/^[\x20-\x7e]{1,128}$/).meta({ description: 'debit, credit and rollback: the same for every retry of the callback' }),
+  'X-Idempotency-Key': z
+    .string()
+    .regex(/^[\x20-\x7e]{1,128}$/)
+    .meta({ description: 'debit, credit and rollback: the same for every retry of the callback' }),
 });
 export const traceHeader = z.object({
   traceparent: z.string().optional().meta({ description: 'W3C trace context, when tracing is on' }),
@@ -181,7 +239,7 @@ export const WALLET_OPERATIONS: readonly WalletOperation[] = [
     path: '/wallet/credit',
     summary: 'Pay a round out',
     description:
-      'Once per closed round with the total payout (0 for a loss). The round stays credit_pending and the same request is retried (cron, next session) until it is answered 2xx; credits are never rolled back. A free bet (docs/free-bets.md) has no debit: its one credit carries `freeBet: true` and `campaignId`; accept it without a matching debit, pay it as the campaign says, and keep it apart from paid rounds in your books. A promotion\'s prize (docs/promotions.md) is a credit with `promo: true`, `promoId`, `promoType` and `prize`, and no round, launch token or game: accept it without a debit, and ledger it as a promo payout.',
+      "Once per closed round with the total payout (0 for a loss). The round stays credit_pending and the same request is retried (cron, next session) until it is answered 2xx; credits are never rolled back. A free bet (docs/free-bets.md) has no debit: its one credit carries `freeBet: true` and `campaignId`; accept it without a matching debit, pay it as the campaign says, and keep it apart from paid rounds in your books. A promotion's prize (docs/promotions.md) is a credit with `promo: true`, `promoId`, `promoType` and `prize`, and no round, launch token or game: accept it without a debit, and ledger it as a promo payout.",
     request: creditRequest,
     answer: moneyAnswer,
   },

@@ -22,7 +22,17 @@ import { callableUrl } from '../operators/callback-address.js';
 import type { OperatorStore } from '../operators/operator-store.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
 import { signedHeaders } from '../wallet/signing.js';
-import { claimEvent, dropEvent, enqueueObservedEvents, getEndpoint, operatorsWithDueEvents, purgeOldEvents, recordDelivery, type DeliveryResult, type OutboxEvent } from './webhook-store.js';
+import {
+  claimEvent,
+  dropEvent,
+  enqueueObservedEvents,
+  getEndpoint,
+  operatorsWithDueEvents,
+  purgeOldEvents,
+  recordDelivery,
+  type DeliveryResult,
+  type OutboxEvent,
+} from './webhook-store.js';
 
 /** The dispatcher's settings are the configuration's (WEBHOOK_* in config.ts). */
 export type DispatcherSettings = Config['webhooks'];
@@ -56,9 +66,20 @@ export function webhookBody(event: OutboxEvent): string {
 }
 
 /** One POST to the receiver; never throws. */
-export async function sendWebhook(operator: OperatorWithSecret, url: string, event: OutboxEvent, timeoutMs: number, production: boolean): Promise<DeliveryResult> {
+export async function sendWebhook(
+  operator: OperatorWithSecret,
+  url: string,
+  event: OutboxEvent,
+  timeoutMs: number,
+  production: boolean,
+): Promise<DeliveryResult> {
   const started = performance.now();
-  const done = (statusCode: number | null, error: string | null): DeliveryResult => ({ url, statusCode, error, durationMs: Math.round(performance.now() - started) });
+  const done = (statusCode: number | null, error: string | null): DeliveryResult => ({
+    url,
+    statusCode,
+    error,
+    durationMs: Math.round(performance.now() - started),
+  });
   if (!callableUrl(url, production)) return done(null, 'the receiver URL points at an address the service may not call');
   const body = webhookBody(event);
   const target = new URL(url);
@@ -84,13 +105,22 @@ export async function sendWebhook(operator: OperatorWithSecret, url: string, eve
     await reader?.cancel().catch(() => undefined);
     return done(res.status, res.status >= 200 && res.status < 300 ? null : `the receiver answered HTTP ${res.status}`);
   } catch (err) {
-    return done(null, abort.signal.aborted ? `no answer within ${timeoutMs} ms` : `the receiver could not be reached (${(err as { cause?: { code?: string } }).cause?.code ?? 'network error'})`);
+    return done(
+      null,
+      abort.signal.aborted
+        ? `no answer within ${timeoutMs} ms`
+        : `the receiver could not be reached (${(err as { cause?: { code?: string } }).cause?.code ?? 'network error'})`,
+    );
   } finally {
     clearTimeout(timer);
   }
 }
 
-export function createWebhookDispatcher(deps: { db: Knex; operators: OperatorStore; production: boolean }, settings: DispatcherSettings, log?: (msg: string, err: unknown) => void): WebhookDispatcher {
+export function createWebhookDispatcher(
+  deps: { db: Knex; operators: OperatorStore; production: boolean },
+  settings: DispatcherSettings,
+  log?: (msg: string, err: unknown) => void,
+): WebhookDispatcher {
   const running = new Map<string, Promise<number>>();
   let timer: NodeJS.Timeout | null = null;
   let stopped = true;

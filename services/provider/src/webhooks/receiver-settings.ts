@@ -11,7 +11,18 @@ import type { Operator } from '../operators/operator-schema.js';
 import type { OperatorStore } from '../operators/operator-store.js';
 import { recordChange, type Actor } from '../staff/config-audit.js';
 import { sendWebhook } from './dispatcher.js';
-import { claimEventById, deleteEndpoint, enqueueEvent, getEndpoint, listDeliveries, putEndpoint, recordDelivery, type DeliveryLogEntry, type WebhookEndpoint, type WebhookEvent } from './webhook-store.js';
+import {
+  claimEventById,
+  deleteEndpoint,
+  enqueueEvent,
+  getEndpoint,
+  listDeliveries,
+  putEndpoint,
+  recordDelivery,
+  type DeliveryLogEntry,
+  type WebhookEndpoint,
+  type WebhookEvent,
+} from './webhook-store.js';
 
 export interface ReceiverDeps {
   db: Knex;
@@ -30,19 +41,36 @@ export function checkReceiverUrl(url: string, production: boolean): void {
   try {
     checkCallbackBase(`${parsed.origin}${parsed.pathname}`, production);
   } catch (err) {
-    if (err instanceof AppError) throw new AppError('VALIDATION_ERROR', err.message.replace('callbackBaseUrl', 'url').replace(' (or sandbox://demo-casino)', '').replace(' or sandbox://demo-casino', ''));
+    if (err instanceof AppError)
+      throw new AppError(
+        'VALIDATION_ERROR',
+        err.message.replace('callbackBaseUrl', 'url').replace(' (or sandbox://demo-casino)', '').replace(' or sandbox://demo-casino', ''),
+      );
     throw err;
   }
   if (parsed.username || parsed.password || parsed.hash) throw new AppError('VALIDATION_ERROR', 'url must not carry user info or a fragment');
 }
 
 /** Sets the receiver (URL, events, on/off) and audits the change in the same transaction. */
-export async function setReceiver(deps: ReceiverDeps, actor: Actor, op: Operator, body: { url: string; events: WebhookEvent[]; enabled: boolean }): Promise<WebhookEndpoint> {
+export async function setReceiver(
+  deps: ReceiverDeps,
+  actor: Actor,
+  op: Operator,
+  body: { url: string; events: WebhookEvent[]; enabled: boolean },
+): Promise<WebhookEndpoint> {
   checkReceiverUrl(body.url, deps.config.production);
   const before = await getEndpoint(deps.db, op.operatorId);
   return deps.db.transaction(async (tx) => {
     const saved = await putEndpoint(tx, op.operatorId, { url: body.url, events: [...new Set(body.events)], enabled: body.enabled });
-    await recordChange(tx, actor, { action: 'webhook.set', tenantId: op.tenantId, operatorId: op.operatorId, targetType: 'operator', targetId: op.operatorId, before, after: saved });
+    await recordChange(tx, actor, {
+      action: 'webhook.set',
+      tenantId: op.tenantId,
+      operatorId: op.operatorId,
+      targetType: 'operator',
+      targetId: op.operatorId,
+      before,
+      after: saved,
+    });
     return saved;
   });
 }
@@ -51,7 +79,16 @@ export async function setReceiver(deps: ReceiverDeps, actor: Actor, op: Operator
 export async function removeReceiver(deps: ReceiverDeps, actor: Actor, op: Operator): Promise<boolean> {
   const before = await getEndpoint(deps.db, op.operatorId);
   const deleted = await deleteEndpoint(deps.db, op.operatorId);
-  if (deleted) await recordChange(deps.db, actor, { action: 'webhook.deleted', tenantId: op.tenantId, operatorId: op.operatorId, targetType: 'operator', targetId: op.operatorId, before, after: null });
+  if (deleted)
+    await recordChange(deps.db, actor, {
+      action: 'webhook.deleted',
+      tenantId: op.tenantId,
+      operatorId: op.operatorId,
+      targetType: 'operator',
+      targetId: op.operatorId,
+      before,
+      after: null,
+    });
   return deleted;
 }
 

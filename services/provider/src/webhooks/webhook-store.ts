@@ -46,7 +46,14 @@ interface EndpointRow {
   updated_at: Date | string;
 }
 
-const endpointFromRow = (r: EndpointRow): WebhookEndpoint => ({ operatorId: r.operator_id, url: r.url, events: r.events, enabled: r.enabled, createdAt: toIso(r.created_at), updatedAt: toIso(r.updated_at) });
+const endpointFromRow = (r: EndpointRow): WebhookEndpoint => ({
+  operatorId: r.operator_id,
+  url: r.url,
+  events: r.events,
+  enabled: r.enabled,
+  createdAt: toIso(r.created_at),
+  updatedAt: toIso(r.updated_at),
+});
 
 export async function getEndpoint(db: Queryable, operatorId: string): Promise<WebhookEndpoint | null> {
   const row = await db<EndpointRow>('webhook_endpoints').where({ operator_id: operatorId }).first();
@@ -112,7 +119,14 @@ export const eventFromRow = (r: OutboxRow): OutboxEvent => ({
  * Writes an event to the outbox when the operator's receiver wants it (in `db`'s transaction when
  * it is one). Answers the event id, or null when nobody subscribed or the fact was written before.
  */
-export async function enqueueEvent(db: Queryable, operatorId: string, type: WebhookEvent, payload: Record<string, unknown>, dedupeKey: string | null, opts: { force?: boolean } = {}): Promise<string | null> {
+export async function enqueueEvent(
+  db: Queryable,
+  operatorId: string,
+  type: WebhookEvent,
+  payload: Record<string, unknown>,
+  dedupeKey: string | null,
+  opts: { force?: boolean } = {},
+): Promise<string | null> {
   const { rows } = await db.raw(
     `INSERT INTO webhook_outbox (operator_id, event_type, dedupe_key, payload)
      SELECT ?, ?, ?, ?::jsonb WHERE ? OR EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.operator_id = ? AND e.enabled AND jsonb_exists(e.events, ?))
@@ -165,7 +179,9 @@ export async function purgeOldEvents(db: Knex, days: number, batch = 5000): Prom
 
 /** Operators with events due now. */
 export async function operatorsWithDueEvents(db: Knex): Promise<string[]> {
-  const { rows } = await db.raw(`SELECT DISTINCT operator_id FROM webhook_outbox WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())`);
+  const { rows } = await db.raw(
+    `SELECT DISTINCT operator_id FROM webhook_outbox WHERE status = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())`,
+  );
   return (rows as { operator_id: string }[]).map((r) => r.operator_id);
 }
 
@@ -207,7 +223,15 @@ export interface DeliveryResult {
 export async function recordDelivery(db: Knex, event: OutboxEvent, result: DeliveryResult, maxAttempts: number): Promise<void> {
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   await db.transaction(async (tx) => {
-    await tx('webhook_deliveries').insert({ event_id: event.eventId, operator_id: event.operatorId, attempt: event.attempts, url: result.url, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs });
+    await tx('webhook_deliveries').insert({
+      event_id: event.eventId,
+      operator_id: event.operatorId,
+      attempt: event.attempts,
+      url: result.url,
+      status_code: result.statusCode,
+      error: result.error,
+      duration_ms: result.durationMs,
+    });
     await tx('webhook_outbox')
       .where({ event_id: event.eventId, status: 'pending' })
       .update({
@@ -233,7 +257,11 @@ export async function redeliver(db: Queryable, operatorId: string, eventId: stri
   return row ? eventFromRow(row as OutboxRow) : null;
 }
 
-export async function listEvents(db: Queryable, operatorId: string, opts: { status?: OutboxEvent['status'] | undefined; before?: string | undefined; limit: number }): Promise<OutboxEvent[]> {
+export async function listEvents(
+  db: Queryable,
+  operatorId: string,
+  opts: { status?: OutboxEvent['status'] | undefined; before?: string | undefined; limit: number },
+): Promise<OutboxEvent[]> {
   const q = db<OutboxRow>('webhook_outbox').where({ operator_id: operatorId }).orderBy('created_at', 'desc').orderBy('event_id', 'desc').limit(opts.limit);
   if (opts.status) q.andWhere({ status: opts.status });
   if (opts.before) q.andWhere('created_at', '<', opts.before);
@@ -251,10 +279,32 @@ export interface DeliveryLogEntry {
   createdAt: string;
 }
 
-export async function listDeliveries(db: Queryable, operatorId: string, opts: { eventId?: string | undefined; beforeId?: string | undefined; limit: number }): Promise<DeliveryLogEntry[]> {
+export async function listDeliveries(
+  db: Queryable,
+  operatorId: string,
+  opts: { eventId?: string | undefined; beforeId?: string | undefined; limit: number },
+): Promise<DeliveryLogEntry[]> {
   const q = db('webhook_deliveries').where({ operator_id: operatorId }).orderBy('id', 'desc').limit(opts.limit);
   if (opts.eventId) q.andWhere({ event_id: opts.eventId });
   if (opts.beforeId) q.andWhere('id', '<', opts.beforeId);
-  const rows = (await q) as { id: string | number; event_id: string; attempt: number; url: string; status_code: number | null; error: string | null; duration_ms: number; created_at: Date | string }[];
-  return rows.map((r) => ({ id: String(r.id), eventId: r.event_id, attempt: r.attempt, url: r.url, statusCode: r.status_code, error: r.error, durationMs: r.duration_ms, createdAt: toIso(r.created_at) }));
+  const rows = (await q) as {
+    id: string | number;
+    event_id: string;
+    attempt: number;
+    url: string;
+    status_code: number | null;
+    error: string | null;
+    duration_ms: number;
+    created_at: Date | string;
+  }[];
+  return rows.map((r) => ({
+    id: String(r.id),
+    eventId: r.event_id,
+    attempt: r.attempt,
+    url: r.url,
+    statusCode: r.status_code,
+    error: r.error,
+    durationMs: r.duration_ms,
+    createdAt: toIso(r.created_at),
+  }));
 }

@@ -38,7 +38,12 @@ describe('staff sign-in', () => {
     const res = await t.app.inject({ method: 'PATCH', url: '/api/admin/operators/op-a', headers: cookieOnly, payload: { enabled: true } });
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('FORBIDDEN');
-    const wrong = await t.app.inject({ method: 'PATCH', url: '/api/admin/operators/op-a', headers: { ...cookieOnly, 'x-csrf-token': 'forged' }, payload: { enabled: true } });
+    const wrong = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/admin/operators/op-a',
+      headers: { ...cookieOnly, 'x-csrf-token': 'forged' },
+      payload: { enabled: true },
+    });
     expect(wrong.statusCode).toBe(403);
     expect((await t.app.inject({ method: 'PATCH', url: '/api/admin/operators/op-a', headers: s.headers, payload: { enabled: true } })).statusCode).toBe(200);
     const noCsrfLogin = await t.app.inject({ method: 'POST', url: '/api/admin/auth/login', payload: { email: 'csrf@a.test', password: PASSWORD } });
@@ -57,10 +62,23 @@ describe('staff sign-in', () => {
   it('changes the password with the current one; other sessions end', async () => {
     const s1 = await staffSession(t, 'pw@a.test', 'viewer', 'casino-a');
     const other = await login(t, 'pw@a.test');
-    const otherCookie = ([] as string[]).concat(other.headers['set-cookie'] ?? []).find((c) => c.startsWith('gp_admin_session='))!.split(';')[0]!;
-    const bad = await t.app.inject({ method: 'POST', url: '/api/admin/auth/password', headers: s1.headers, payload: { currentPassword: 'nope', newPassword: 'a brand new password' } });
+    const otherCookie = ([] as string[])
+      .concat(other.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('gp_admin_session='))!
+      .split(';')[0]!;
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/auth/password',
+      headers: s1.headers,
+      payload: { currentPassword: 'nope', newPassword: 'a brand new password' },
+    });
     expect(bad.statusCode).toBe(400);
-    const ok = await t.app.inject({ method: 'POST', url: '/api/admin/auth/password', headers: s1.headers, payload: { currentPassword: PASSWORD, newPassword: 'a brand new password' } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/admin/auth/password',
+      headers: s1.headers,
+      payload: { currentPassword: PASSWORD, newPassword: 'a brand new password' },
+    });
     expect(ok.statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/auth/me', headers: s1.headers })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/auth/me', headers: { cookie: otherCookie } })).statusCode).toBe(401);
@@ -69,7 +87,8 @@ describe('staff sign-in', () => {
 });
 
 describe('shared-secret rotation with a grace period', () => {
-  const signedGet = (secret: string, path: string) => t.app.inject({ method: 'GET', url: path, headers: { ...signedHeaders('op-a', secret, 'GET', path, '', Date.now()) } });
+  const signedGet = (secret: string, path: string) =>
+    t.app.inject({ method: 'GET', url: path, headers: { ...signedHeaders('op-a', secret, 'GET', path, '', Date.now()) } });
 
   it('shows the new secret once; requests signed with the old or the new one verify during the grace period', async () => {
     const path = '/api/reconciliation?operatorId=op-a&limit=1';
@@ -89,7 +108,9 @@ describe('shared-secret rotation with a grace period', () => {
     expect(view.json().previousSecretValidUntil).toBe(previousSecretValidUntil);
 
     // a rotation without grace: only the newest secret verifies
-    const again = (await t.app.inject({ method: 'POST', url: '/api/admin/operators/op-a/rotate-secret', headers: adminHeaders, payload: { graceHours: 0 } })).json();
+    const again = (
+      await t.app.inject({ method: 'POST', url: '/api/admin/operators/op-a/rotate-secret', headers: adminHeaders, payload: { graceHours: 0 } })
+    ).json();
     expect((await signedGet(sharedSecret, path)).statusCode).toBe(401);
     expect((await signedGet(again.sharedSecret, path)).statusCode).toBe(200);
   });
@@ -98,10 +119,21 @@ describe('shared-secret rotation with a grace period', () => {
 describe('the config-change audit', () => {
   it('records who, when, from where, before and after — never a secret — and cannot be changed', async () => {
     const s = await staffSession(t, 'audit@a.test', 'admin', 'casino-a');
-    await t.app.inject({ method: 'PATCH', url: '/api/admin/operators/op-a', headers: { ...s.headers, 'user-agent': 'audit-test' }, payload: { maxPayout: 5000 } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/api/admin/operators/op-a',
+      headers: { ...s.headers, 'user-agent': 'audit-test' },
+      payload: { maxPayout: 5000 },
+    });
     const history = (await t.app.inject({ method: 'GET', url: '/api/admin/operators/op-a/history', headers: adminHeaders })).json().records;
     const edit = history.find((r: { action: string }) => r.action === 'operator.edited');
-    expect(edit).toMatchObject({ actor: { kind: 'staff', email: 'audit@a.test', userAgent: 'audit-test' }, operatorId: 'op-a', tenantId: 'casino-a', before: { maxPayout: '10000' }, after: { maxPayout: '5000' } });
+    expect(edit).toMatchObject({
+      actor: { kind: 'staff', email: 'audit@a.test', userAgent: 'audit-test' },
+      operatorId: 'op-a',
+      tenantId: 'casino-a',
+      before: { maxPayout: '10000' },
+      after: { maxPayout: '5000' },
+    });
     expect(edit.actor.ip).toBeTruthy();
     expect(history.map((r: { action: string }) => r.action)).toEqual(expect.arrayContaining(['operator.created', 'secret.rotated']));
     const all = JSON.stringify(history);
@@ -123,13 +155,30 @@ describe('reconciliation CSV and totals', () => {
     expect(csv.headers['content-type']).toMatch(/text\/csv/);
     expect(csv.headers['content-disposition']).toMatch(/attachment/);
     const lines = csv.body.trim().split('\r\n');
-    expect(lines[0]).toBe('createdAt,type,status,operatorId,roundId,playerRef,gameType,amount,currency,casinoTransactionId,idempotencyKey,money,campaignId,promoId,prize,sourceRoundId');
+    expect(lines[0]).toBe(
+      'createdAt,type,status,operatorId,roundId,playerRef,gameType,amount,currency,casinoTransactionId,idempotencyKey,money,campaignId,promoId,prize,sourceRoundId',
+    );
     expect(lines).toHaveLength(8);
     for (const line of lines.slice(1)) expect(line).toMatch(/,paid,,,,$/); // a paid round's row: no campaign, no promotion
     const totals = (await t.app.inject({ method: 'GET', url: '/api/admin/reconciliation/totals?operatorId=op-a', headers: adminHeaders })).json().totals;
-    expect(totals[0]).toMatchObject({ operatorId: 'op-a', currency: 'USD', debits: 7, stakes: 7, freeBetPayouts: 0, promoCredits: 0, promoPending: 0, promoPendingCount: 0 });
+    expect(totals[0]).toMatchObject({
+      operatorId: 'op-a',
+      currency: 'USD',
+      debits: 7,
+      stakes: 7,
+      freeBetPayouts: 0,
+      promoCredits: 0,
+      promoPending: 0,
+      promoPendingCount: 0,
+    });
     expect(totals[0].ggr).toBeCloseTo(7 - totals[0].payouts - totals[0].rollbacks, 6);
-    const dash = (await t.app.inject({ method: 'GET', url: `/api/admin/dashboard?from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date(Date.now() + 60_000).toISOString()}`, headers: adminHeaders })).json();
+    const dash = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/dashboard?from=${new Date(Date.now() - 3_600_000).toISOString()}&to=${new Date(Date.now() + 60_000).toISOString()}`,
+        headers: adminHeaders,
+      })
+    ).json();
     expect(dash.rounds).toBe(7);
     expect(dash.rtp[0]).toMatchObject({ gameType: 'dice', rounds: 7, design: expect.any(Number) });
     expect(dash.callbacks[0]).toMatchObject({ operatorId: 'op-a', errors: 0 });
@@ -140,7 +189,9 @@ describe('reconciliation CSV and totals', () => {
     const chunks: string[] = [];
     for await (const chunk of reconciliationCsv(t.services.db, { operatorId: 'op-a' }, 3)) chunks.push(chunk);
     expect(chunks.length).toBeGreaterThan(3);
-    expect(chunks.join('').trim().split('\r\n').length - 1).toBe(Number(((await t.services.db('reconciliation_rows').where({ operator_id: 'op-a' }).count({ n: '*' })) as { n: string }[])[0]!.n));
+    expect(chunks.join('').trim().split('\r\n').length - 1).toBe(
+      Number(((await t.services.db('reconciliation_rows').where({ operator_id: 'op-a' }).count({ n: '*' })) as { n: string }[])[0]!.n),
+    );
   });
 });
 
@@ -148,7 +199,12 @@ describe('retry now', () => {
   let casino: ReferenceCasino;
   beforeAll(async () => {
     casino = await startReferenceCasino({ operators: { 'op-real': { secret: 'real-secret-0123456789abcdef', currency: 'USD', decimals: 2 } } });
-    await t.app.inject({ method: 'PUT', url: '/api/admin/operators/op-real', headers: adminHeaders, payload: { ...profile('casino-a'), callbackBaseUrl: casino.url, sharedSecret: 'real-secret-0123456789abcdef' } });
+    await t.app.inject({
+      method: 'PUT',
+      url: '/api/admin/operators/op-real',
+      headers: adminHeaders,
+      payload: { ...profile('casino-a'), callbackBaseUrl: casino.url, sharedSecret: 'real-secret-0123456789abcdef' },
+    });
   });
   afterAll(async () => casino?.close());
 
@@ -159,7 +215,13 @@ describe('retry now', () => {
     casino.setFaults([{ path: '/wallet/credit', kind: 'status', status: 503 }]);
     let roundId = '';
     for (let i = 0; i < 20 && !roundId; i++) {
-      const bet = (await t.app.inject({ method: 'POST', url: '/api/bets', payload: { sessionId: session.sessionId, gameType: 'dice', amount: 1, idempotencyKey: `rk-${i}`, params: { target: 2, direction: 'over' } } })).json();
+      const bet = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/bets',
+          payload: { sessionId: session.sessionId, gameType: 'dice', amount: 1, idempotencyKey: `rk-${i}`, params: { target: 2, direction: 'over' } },
+        })
+      ).json();
       if (bet.roundStatus === 'credit_pending') roundId = bet.roundId;
     }
     expect(roundId).not.toBe('');
@@ -171,7 +233,12 @@ describe('retry now', () => {
     expect(res.json()).toMatchObject({ scanned: 1, succeeded: 1, items: [{ roundId, operation: 'credit', outcome: 'succeeded' }] });
     expect((await t.app.inject({ method: 'GET', url: `/api/admin/rounds/${roundId}`, headers: s.headers })).json().round.roundStatus).toBe('settled');
     const audit = (await t.app.inject({ method: 'GET', url: '/api/admin/audit?targetType=round', headers: s.headers })).json().records;
-    expect(audit[0]).toMatchObject({ action: 'round.retried', targetId: roundId, before: { status: 'credit_pending' }, after: { status: 'settled', outcome: 'succeeded' } });
+    expect(audit[0]).toMatchObject({
+      action: 'round.retried',
+      targetId: roundId,
+      before: { status: 'credit_pending' },
+      after: { status: 'settled', outcome: 'succeeded' },
+    });
     const round = (await t.app.inject({ method: 'GET', url: `/api/admin/rounds/${roundId}`, headers: s.headers })).json();
     expect(round.replayUrl).toBe(`/game.html?replay=${roundId}`);
     expect(round.round.casinoCallbackAudit.length).toBeGreaterThanOrEqual(2);

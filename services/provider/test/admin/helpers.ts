@@ -25,7 +25,13 @@ export async function csrf(t: TestApp): Promise<{ token: string; cookie: string 
 
 export async function login(t: TestApp, email: string, password = PASSWORD, ip = '127.0.0.1') {
   const c = await csrf(t);
-  return t.app.inject({ method: 'POST', url: '/api/admin/auth/login', remoteAddress: ip, headers: { cookie: c.cookie, 'x-csrf-token': c.token }, payload: { email, password } });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/admin/auth/login',
+    remoteAddress: ip,
+    headers: { cookie: c.cookie, 'x-csrf-token': c.token },
+    payload: { email, password },
+  });
 }
 
 export async function staffSession(t: TestApp, email: string, role: StaffRole, tenantId: string | null): Promise<StaffSession> {
@@ -33,7 +39,11 @@ export async function staffSession(t: TestApp, email: string, role: StaffRole, t
   const res = await login(t, email);
   if (res.statusCode !== 200) throw new Error(`login ${email}: ${res.body}`);
   const cookies = cookiesOf(res.headers['set-cookie']);
-  return { email, staffId: account.staffId, headers: { cookie: `gp_admin_session=${cookies.gp_admin_session}; gp_admin_csrf=${cookies.gp_admin_csrf}`, 'x-csrf-token': res.json().csrfToken } };
+  return {
+    email,
+    staffId: account.staffId,
+    headers: { cookie: `gp_admin_session=${cookies.gp_admin_session}; gp_admin_csrf=${cookies.gp_admin_csrf}`, 'x-csrf-token': res.json().csrfToken },
+  };
 }
 
 /** A profile on the sandbox casino (bets need no casino process). */
@@ -51,7 +61,17 @@ export const profile = (tenantId: string | null, currency = 'USD') => ({
 export async function playDice(t: TestApp, operatorId: string, playerRef = 'p1'): Promise<string> {
   const launch = await t.app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId, playerRef, gameType: 'dice' } });
   const session = await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId, launchToken: launch.json().launchToken } });
-  const bet = await t.app.inject({ method: 'POST', url: '/api/bets', payload: { sessionId: session.json().sessionId, gameType: 'dice', amount: 1, idempotencyKey: `k-${Math.random()}`, params: { target: 50.5, direction: 'over' } } });
+  const bet = await t.app.inject({
+    method: 'POST',
+    url: '/api/bets',
+    payload: {
+      sessionId: session.json().sessionId,
+      gameType: 'dice',
+      amount: 1,
+      idempotencyKey: `k-${Math.random()}`,
+      params: { target: 50.5, direction: 'over' },
+    },
+  });
   if (bet.statusCode !== 200) throw new Error(`bet: ${bet.body}`);
   return bet.json().roundId;
 }

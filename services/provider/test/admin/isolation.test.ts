@@ -24,8 +24,22 @@ let promoA = '';
 let promoB = '';
 let eventA = '';
 let eventB = '';
-const tournament = (operatorId: string) => ({ kind: 'tournament', operatorId, scoring: 'wagered', prizes: [5, 2], endsAt: new Date(Date.now() + 3_600_000).toISOString() });
-const campaign = (operatorId: string) => ({ operatorId, gameType: 'dice', amount: 1, params: { target: 50.5, direction: 'over' }, betsPerPlayer: 2, playerRefs: ['p1'], expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+const tournament = (operatorId: string) => ({
+  kind: 'tournament',
+  operatorId,
+  scoring: 'wagered',
+  prizes: [5, 2],
+  endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+});
+const campaign = (operatorId: string) => ({
+  operatorId,
+  gameType: 'dice',
+  amount: 1,
+  params: { target: 50.5, direction: 'over' },
+  betsPerPlayer: 2,
+  playerRefs: ['p1'],
+  expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+});
 
 interface Req {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -39,7 +53,11 @@ const RULES: Record<string, { rule: StaffRule; other?: () => Req; own?: () => Re
   'POST /api/admin/auth/logout': { rule: { role: 'viewer', scope: 'self' } },
   'POST /api/admin/auth/password': { rule: { role: 'viewer', scope: 'self' } },
   'GET /api/admin/operators': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/operators?operatorId=b-usd' }) },
-  'GET /api/admin/operators/:operatorId': { rule: { role: 'viewer', scope: 'operator' }, other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd' }) },
+  'GET /api/admin/operators/:operatorId': {
+    rule: { role: 'viewer', scope: 'operator' },
+    other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd' }),
+    own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd' }),
+  },
   'PUT /api/admin/operators/:operatorId': {
     rule: { role: 'admin', scope: 'operator', allowNew: true },
     other: () => ({ method: 'PUT', url: '/api/admin/operators/b-usd', payload: profile('casino-b') }),
@@ -60,30 +78,84 @@ const RULES: Record<string, { rule: StaffRule; other?: () => Req; own?: () => Re
     other: () => ({ method: 'POST', url: '/api/admin/operators/b-usd/rotate-secret', payload: { graceHours: 1 } }),
     own: () => ({ method: 'POST', url: '/api/admin/operators/a-eur/rotate-secret', payload: { graceHours: 0 } }),
   },
-  'GET /api/admin/operators/:operatorId/history': { rule: { role: 'viewer', scope: 'operator' }, other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd/history' }), own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd/history' }) },
-  'GET /api/admin/staff': { rule: { role: 'viewer', scope: 'self' }, other: () => ({ method: 'GET', url: '/api/admin/staff?tenantId=casino-b' }), own: () => ({ method: 'GET', url: '/api/admin/staff' }) },
+  'GET /api/admin/operators/:operatorId/history': {
+    rule: { role: 'viewer', scope: 'operator' },
+    other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd/history' }),
+    own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd/history' }),
+  },
+  'GET /api/admin/staff': {
+    rule: { role: 'viewer', scope: 'self' },
+    other: () => ({ method: 'GET', url: '/api/admin/staff?tenantId=casino-b' }),
+    own: () => ({ method: 'GET', url: '/api/admin/staff' }),
+  },
   'POST /api/admin/staff': {
     rule: { role: 'admin', scope: 'self' },
     other: () => ({ method: 'POST', url: '/api/admin/staff', payload: { email: 'x@b.test', role: 'viewer', tenantId: 'casino-b' } }),
     own: () => ({ method: 'POST', url: '/api/admin/staff', payload: { email: `new-${Math.random()}@a.test`, role: 'viewer' } }),
   },
-  'PATCH /api/admin/staff/:staffId': { rule: { role: 'admin', scope: 'staff' }, other: () => ({ method: 'PATCH', url: `/api/admin/staff/${bAdmin.staffId}`, payload: { role: 'viewer' } }) },
-  'DELETE /api/admin/staff/:staffId': { rule: { role: 'admin', scope: 'staff' }, other: () => ({ method: 'DELETE', url: `/api/admin/staff/${bAdmin.staffId}` }) },
-  'GET /api/admin/audit': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/audit?operatorId=b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/audit' }) },
-  'GET /api/admin/rounds': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/rounds?operatorId=b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/rounds' }) },
-  'GET /api/admin/rounds/:roundId': { rule: { role: 'viewer', scope: 'round' }, other: () => ({ method: 'GET', url: `/api/admin/rounds/${roundB}` }), own: () => ({ method: 'GET', url: `/api/admin/rounds/${roundA}` }) },
-  'POST /api/admin/rounds/:roundId/retry': { rule: { role: 'admin', scope: 'round' }, other: () => ({ method: 'POST', url: `/api/admin/rounds/${roundB}/retry` }), own: () => ({ method: 'POST', url: `/api/admin/rounds/${roundA}/retry` }) },
-  'GET /api/admin/pending': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/pending?operatorId=b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/pending' }) },
-  'GET /api/admin/reconciliation': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/reconciliation?operatorId=b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/reconciliation' }) },
-  'GET /api/admin/reconciliation/totals': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/reconciliation/totals?operatorId=b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/reconciliation/totals' }) },
-  'GET /api/admin/reconciliation.csv': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/reconciliation.csv?operatorId=b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/reconciliation.csv' }) },
+  'PATCH /api/admin/staff/:staffId': {
+    rule: { role: 'admin', scope: 'staff' },
+    other: () => ({ method: 'PATCH', url: `/api/admin/staff/${bAdmin.staffId}`, payload: { role: 'viewer' } }),
+  },
+  'DELETE /api/admin/staff/:staffId': {
+    rule: { role: 'admin', scope: 'staff' },
+    other: () => ({ method: 'DELETE', url: `/api/admin/staff/${bAdmin.staffId}` }),
+  },
+  'GET /api/admin/audit': {
+    rule: { role: 'viewer', scope: 'list' },
+    other: () => ({ method: 'GET', url: '/api/admin/audit?operatorId=b-usd' }),
+    own: () => ({ method: 'GET', url: '/api/admin/audit' }),
+  },
+  'GET /api/admin/rounds': {
+    rule: { role: 'viewer', scope: 'list' },
+    other: () => ({ method: 'GET', url: '/api/admin/rounds?operatorId=b-usd' }),
+    own: () => ({ method: 'GET', url: '/api/admin/rounds' }),
+  },
+  'GET /api/admin/rounds/:roundId': {
+    rule: { role: 'viewer', scope: 'round' },
+    other: () => ({ method: 'GET', url: `/api/admin/rounds/${roundB}` }),
+    own: () => ({ method: 'GET', url: `/api/admin/rounds/${roundA}` }),
+  },
+  'POST /api/admin/rounds/:roundId/retry': {
+    rule: { role: 'admin', scope: 'round' },
+    other: () => ({ method: 'POST', url: `/api/admin/rounds/${roundB}/retry` }),
+    own: () => ({ method: 'POST', url: `/api/admin/rounds/${roundA}/retry` }),
+  },
+  'GET /api/admin/pending': {
+    rule: { role: 'viewer', scope: 'list' },
+    other: () => ({ method: 'GET', url: '/api/admin/pending?operatorId=b-usd' }),
+    own: () => ({ method: 'GET', url: '/api/admin/pending' }),
+  },
+  'GET /api/admin/reconciliation': {
+    rule: { role: 'viewer', scope: 'list' },
+    other: () => ({ method: 'GET', url: '/api/admin/reconciliation?operatorId=b-usd' }),
+    own: () => ({ method: 'GET', url: '/api/admin/reconciliation' }),
+  },
+  'GET /api/admin/reconciliation/totals': {
+    rule: { role: 'viewer', scope: 'list' },
+    other: () => ({ method: 'GET', url: '/api/admin/reconciliation/totals?operatorId=b-usd' }),
+    own: () => ({ method: 'GET', url: '/api/admin/reconciliation/totals' }),
+  },
+  'GET /api/admin/reconciliation.csv': {
+    rule: { role: 'viewer', scope: 'list' },
+    other: () => ({ method: 'GET', url: '/api/admin/reconciliation.csv?operatorId=b-usd' }),
+    own: () => ({ method: 'GET', url: '/api/admin/reconciliation.csv' }),
+  },
   'POST /api/admin/free-bet-campaigns': {
     rule: { role: 'admin', scope: 'list' },
     other: () => ({ method: 'POST', url: '/api/admin/free-bet-campaigns', payload: campaign('b-usd') }),
     own: () => ({ method: 'POST', url: '/api/admin/free-bet-campaigns', payload: campaign('a-usd') }),
   },
-  'GET /api/admin/free-bet-campaigns': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/free-bet-campaigns?operatorId=b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/free-bet-campaigns' }) },
-  'GET /api/admin/free-bet-campaigns/:campaignId': { rule: { role: 'viewer', scope: 'campaign' }, other: () => ({ method: 'GET', url: `/api/admin/free-bet-campaigns/${campaignB}` }), own: () => ({ method: 'GET', url: `/api/admin/free-bet-campaigns/${campaignA}` }) },
+  'GET /api/admin/free-bet-campaigns': {
+    rule: { role: 'viewer', scope: 'list' },
+    other: () => ({ method: 'GET', url: '/api/admin/free-bet-campaigns?operatorId=b-usd' }),
+    own: () => ({ method: 'GET', url: '/api/admin/free-bet-campaigns' }),
+  },
+  'GET /api/admin/free-bet-campaigns/:campaignId': {
+    rule: { role: 'viewer', scope: 'campaign' },
+    other: () => ({ method: 'GET', url: `/api/admin/free-bet-campaigns/${campaignB}` }),
+    own: () => ({ method: 'GET', url: `/api/admin/free-bet-campaigns/${campaignA}` }),
+  },
   'POST /api/admin/free-bet-campaigns/:campaignId/players': {
     rule: { role: 'admin', scope: 'campaign' },
     other: () => ({ method: 'POST', url: `/api/admin/free-bet-campaigns/${campaignB}/players`, payload: { playerRefs: ['p2'] } }),
@@ -95,27 +167,71 @@ const RULES: Record<string, { rule: StaffRule; other?: () => Req; own?: () => Re
     own: () => ({ method: 'POST', url: `/api/admin/free-bet-campaigns/${campaignA}/cancel` }),
   },
   // promotions (issue 30): tournaments and prize drops of the tenant's profiles
-  'POST /api/admin/promotions': { rule: { role: 'admin', scope: 'list' }, other: () => ({ method: 'POST', url: '/api/admin/promotions', payload: tournament('b-usd') }), own: () => ({ method: 'POST', url: '/api/admin/promotions', payload: tournament('a-usd') }) },
-  'GET /api/admin/promotions': { rule: { role: 'viewer', scope: 'list' }, other: () => ({ method: 'GET', url: '/api/admin/promotions?operatorId=b-usd' }), own: () => ({ method: 'GET', url: '/api/admin/promotions' }) },
-  'GET /api/admin/promotions/:promoId': { rule: { role: 'viewer', scope: 'promotion' }, other: () => ({ method: 'GET', url: `/api/admin/promotions/${promoB}` }), own: () => ({ method: 'GET', url: `/api/admin/promotions/${promoA}` }) },
-  'GET /api/admin/promotions/:promoId/leaderboard': { rule: { role: 'viewer', scope: 'promotion' }, other: () => ({ method: 'GET', url: `/api/admin/promotions/${promoB}/leaderboard` }), own: () => ({ method: 'GET', url: `/api/admin/promotions/${promoA}/leaderboard` }) },
-  'GET /api/admin/promotions/:promoId/awards': { rule: { role: 'viewer', scope: 'promotion' }, other: () => ({ method: 'GET', url: `/api/admin/promotions/${promoB}/awards` }), own: () => ({ method: 'GET', url: `/api/admin/promotions/${promoA}/awards` }) },
-  'POST /api/admin/promotions/:promoId/cancel': { rule: { role: 'admin', scope: 'promotion' }, other: () => ({ method: 'POST', url: `/api/admin/promotions/${promoB}/cancel` }), own: () => ({ method: 'POST', url: `/api/admin/promotions/${promoA}/cancel` }) },
-  'GET /api/admin/operators/:operatorId/webhook': { rule: { role: 'viewer', scope: 'operator' }, other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd/webhook' }), own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd/webhook' }) },
+  'POST /api/admin/promotions': {
+    rule: { role: 'admin', scope: 'list' },
+    other: () => ({ method: 'POST', url: '/api/admin/promotions', payload: tournament('b-usd') }),
+    own: () => ({ method: 'POST', url: '/api/admin/promotions', payload: tournament('a-usd') }),
+  },
+  'GET /api/admin/promotions': {
+    rule: { role: 'viewer', scope: 'list' },
+    other: () => ({ method: 'GET', url: '/api/admin/promotions?operatorId=b-usd' }),
+    own: () => ({ method: 'GET', url: '/api/admin/promotions' }),
+  },
+  'GET /api/admin/promotions/:promoId': {
+    rule: { role: 'viewer', scope: 'promotion' },
+    other: () => ({ method: 'GET', url: `/api/admin/promotions/${promoB}` }),
+    own: () => ({ method: 'GET', url: `/api/admin/promotions/${promoA}` }),
+  },
+  'GET /api/admin/promotions/:promoId/leaderboard': {
+    rule: { role: 'viewer', scope: 'promotion' },
+    other: () => ({ method: 'GET', url: `/api/admin/promotions/${promoB}/leaderboard` }),
+    own: () => ({ method: 'GET', url: `/api/admin/promotions/${promoA}/leaderboard` }),
+  },
+  'GET /api/admin/promotions/:promoId/awards': {
+    rule: { role: 'viewer', scope: 'promotion' },
+    other: () => ({ method: 'GET', url: `/api/admin/promotions/${promoB}/awards` }),
+    own: () => ({ method: 'GET', url: `/api/admin/promotions/${promoA}/awards` }),
+  },
+  'POST /api/admin/promotions/:promoId/cancel': {
+    rule: { role: 'admin', scope: 'promotion' },
+    other: () => ({ method: 'POST', url: `/api/admin/promotions/${promoB}/cancel` }),
+    own: () => ({ method: 'POST', url: `/api/admin/promotions/${promoA}/cancel` }),
+  },
+  'GET /api/admin/operators/:operatorId/webhook': {
+    rule: { role: 'viewer', scope: 'operator' },
+    other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd/webhook' }),
+    own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd/webhook' }),
+  },
   'PUT /api/admin/operators/:operatorId/webhook': {
     rule: { role: 'admin', scope: 'operator' },
     other: () => ({ method: 'PUT', url: '/api/admin/operators/b-usd/webhook', payload: { url: 'http://127.0.0.1:9/hooks', events: ['credit.pending'] } }),
     own: () => ({ method: 'PUT', url: '/api/admin/operators/a-usd/webhook', payload: { url: 'http://127.0.0.1:9/hooks', events: ['credit.pending'] } }),
   },
-  'POST /api/admin/operators/:operatorId/webhook/test': { rule: { role: 'admin', scope: 'operator' }, other: () => ({ method: 'POST', url: '/api/admin/operators/b-usd/webhook/test' }), own: () => ({ method: 'POST', url: '/api/admin/operators/a-usd/webhook/test' }) },
-  'GET /api/admin/operators/:operatorId/webhook/events': { rule: { role: 'viewer', scope: 'operator' }, other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd/webhook/events' }), own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd/webhook/events' }) },
-  'GET /api/admin/operators/:operatorId/webhook/deliveries': { rule: { role: 'viewer', scope: 'operator' }, other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd/webhook/deliveries' }), own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd/webhook/deliveries' }) },
+  'POST /api/admin/operators/:operatorId/webhook/test': {
+    rule: { role: 'admin', scope: 'operator' },
+    other: () => ({ method: 'POST', url: '/api/admin/operators/b-usd/webhook/test' }),
+    own: () => ({ method: 'POST', url: '/api/admin/operators/a-usd/webhook/test' }),
+  },
+  'GET /api/admin/operators/:operatorId/webhook/events': {
+    rule: { role: 'viewer', scope: 'operator' },
+    other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd/webhook/events' }),
+    own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd/webhook/events' }),
+  },
+  'GET /api/admin/operators/:operatorId/webhook/deliveries': {
+    rule: { role: 'viewer', scope: 'operator' },
+    other: () => ({ method: 'GET', url: '/api/admin/operators/b-usd/webhook/deliveries' }),
+    own: () => ({ method: 'GET', url: '/api/admin/operators/a-usd/webhook/deliveries' }),
+  },
   'POST /api/admin/operators/:operatorId/webhook/events/:eventId/redeliver': {
     rule: { role: 'admin', scope: 'operator' },
     other: () => ({ method: 'POST', url: `/api/admin/operators/b-usd/webhook/events/${eventB}/redeliver` }),
     own: () => ({ method: 'POST', url: `/api/admin/operators/a-usd/webhook/events/${eventA}/redeliver` }),
   },
-  'DELETE /api/admin/operators/:operatorId/webhook': { rule: { role: 'admin', scope: 'operator' }, other: () => ({ method: 'DELETE', url: '/api/admin/operators/b-usd/webhook' }), own: () => ({ method: 'DELETE', url: '/api/admin/operators/a-usd/webhook' }) },
+  'DELETE /api/admin/operators/:operatorId/webhook': {
+    rule: { role: 'admin', scope: 'operator' },
+    other: () => ({ method: 'DELETE', url: '/api/admin/operators/b-usd/webhook' }),
+    own: () => ({ method: 'DELETE', url: '/api/admin/operators/a-usd/webhook' }),
+  },
   'GET /api/admin/dashboard': {
     rule: { role: 'viewer', scope: 'list' },
     other: () => ({ method: 'GET', url: `/api/admin/dashboard?operatorId=b-usd&from=2020-01-01T00:00:00Z&to=2020-02-01T00:00:00Z` }),
@@ -128,18 +244,28 @@ const send = (s: StaffSession | null, r: Req) =>
 
 beforeAll(async () => {
   t = await createTestApp();
-  for (const [id, tenant, currency] of [['a-usd', 'casino-a', 'USD'], ['a-eur', 'casino-a', 'EUR'], ['b-usd', 'casino-b', 'USD']] as const) {
+  for (const [id, tenant, currency] of [
+    ['a-usd', 'casino-a', 'USD'],
+    ['a-eur', 'casino-a', 'EUR'],
+    ['b-usd', 'casino-b', 'USD'],
+  ] as const) {
     const res = await t.app.inject({ method: 'PUT', url: `/api/admin/operators/${id}`, headers: adminHeaders, payload: profile(tenant, currency) });
     expect(res.statusCode, res.body).toBe(201);
   }
   roundA = await playDice(t, 'a-usd');
   roundB = await playDice(t, 'b-usd');
-  for (const [id, set] of [['a-usd', (v: string) => (campaignA = v)], ['b-usd', (v: string) => (campaignB = v)]] as const) {
+  for (const [id, set] of [
+    ['a-usd', (v: string) => (campaignA = v)],
+    ['b-usd', (v: string) => (campaignB = v)],
+  ] as const) {
     const res = await t.app.inject({ method: 'POST', url: '/api/admin/free-bet-campaigns', headers: adminHeaders, payload: campaign(id) });
     expect(res.statusCode, res.body).toBe(201);
     set(res.json().campaignId);
   }
-  for (const [id, set] of [['a-usd', (v: string) => (promoA = v)], ['b-usd', (v: string) => (promoB = v)]] as const) {
+  for (const [id, set] of [
+    ['a-usd', (v: string) => (promoA = v)],
+    ['b-usd', (v: string) => (promoB = v)],
+  ] as const) {
     const res = await t.app.inject({ method: 'POST', url: '/api/admin/promotions', headers: adminHeaders, payload: tournament(id) });
     expect(res.statusCode, res.body).toBe(201);
     set(res.json().promoId);
@@ -226,7 +352,14 @@ describe('the own tenant and the platform', () => {
     it(`${route}: a platform admin (session and bearer token) reaches B's data`, async () => {
       for (const who of [platform, null]) {
         const req = other();
-        const res = await send(who, req.method === 'POST' && req.url === '/api/admin/operators/b-usd' ? { ...req, url: `/api/admin/operators/b-${Math.random().toString(36).slice(2, 8)}` } : req.url === '/api/admin/staff' && req.method === 'POST' ? { ...req, payload: { email: `p-${Math.random()}@b.test`, role: 'viewer', tenantId: 'casino-b' } } : req);
+        const res = await send(
+          who,
+          req.method === 'POST' && req.url === '/api/admin/operators/b-usd'
+            ? { ...req, url: `/api/admin/operators/b-${Math.random().toString(36).slice(2, 8)}` }
+            : req.url === '/api/admin/staff' && req.method === 'POST'
+              ? { ...req, payload: { email: `p-${Math.random()}@b.test`, role: 'viewer', tenantId: 'casino-b' } }
+              : req,
+        );
         expect(res.statusCode, `${route}: ${res.body}`).toBeLessThan(300);
       }
     });

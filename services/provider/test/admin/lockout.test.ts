@@ -20,7 +20,13 @@ async function burst(email: string, passwords: string[], net: string) {
   const tokens = await Promise.all(passwords.map(() => csrf(t)));
   return Promise.all(
     passwords.map((password, i) =>
-      t.app.inject({ method: 'POST', url: '/api/admin/auth/login', remoteAddress: `${net}.${i + 1}`, headers: { cookie: tokens[i]!.cookie, 'x-csrf-token': tokens[i]!.token }, payload: { email, password } }),
+      t.app.inject({
+        method: 'POST',
+        url: '/api/admin/auth/login',
+        remoteAddress: `${net}.${i + 1}`,
+        headers: { cookie: tokens[i]!.cookie, 'x-csrf-token': tokens[i]!.token },
+        payload: { email, password },
+      }),
     ),
   );
 }
@@ -30,7 +36,11 @@ const count = (answers: { statusCode: number }[], status: number) => answers.fil
 describe('login lockout under a burst', () => {
   it('evaluates no more than the allowed attempts of 30 parallel wrong logins; the right password is then locked out too', async () => {
     await createAccount(t.services.db, { email: 'burst@a.test', password: PASSWORD, role: 'admin', tenantId: 'casino-a' });
-    const answers = await burst('burst@a.test', Array.from({ length: 30 }, (_, i) => `wrong password ${i}`), '10.23.1');
+    const answers = await burst(
+      'burst@a.test',
+      Array.from({ length: 30 }, (_, i) => `wrong password ${i}`),
+      '10.23.1',
+    );
     expect(count(answers, 401)).toBe(LOCKOUT.maxFailures);
     expect(count(answers, 429)).toBe(30 - LOCKOUT.maxFailures);
     for (const a of answers.filter((x) => x.statusCode === 429)) expect(a.json().code).toBe('RATE_LIMITED');

@@ -39,7 +39,9 @@ describe('old sign-in attempts', () => {
 
   it('are removed a bounded batch at a time', async () => {
     await db()('staff_login_attempts').delete();
-    await db()('staff_login_attempts').insert(Array.from({ length: 5 }, (_, i) => ({ email_key: keyOf(`stuffed-${i}@example.test`), attempts: 1, updated_at: ago(72) })));
+    await db()('staff_login_attempts').insert(
+      Array.from({ length: 5 }, (_, i) => ({ email_key: keyOf(`stuffed-${i}@example.test`), attempts: 1, updated_at: ago(72) })),
+    );
     expect(await purgeOldSignInAttempts(db(), 2)).toBe(2);
     expect((await keys()).size).toBe(3);
     expect(await purgeOldSignInAttempts(db(), 2)).toBe(2);

@@ -89,7 +89,9 @@ describe('the layers of services/provider/src', () => {
   });
 
   it('keeps every SQL statement on rounds and wallet_callbacks in rounds/round-store/', () => {
-    const writers = all.filter((f) => !f.startsWith('rounds/round-store/') && /\(\s*'(rounds|wallet_callbacks)'\s*\)/.test(readFileSync(path.join(SRC, f), 'utf8')));
+    const writers = all.filter(
+      (f) => !f.startsWith('rounds/round-store/') && /\(\s*'(rounds|wallet_callbacks)'\s*\)/.test(readFileSync(path.join(SRC, f), 'utf8')),
+    );
     expect(writers).toEqual([]);
   });
 
@@ -101,13 +103,18 @@ describe('the layers of services/provider/src', () => {
       const text = readFileSync(path.join(SRC, f), 'utf8');
       const tables = new Set<string>();
       for (const m of text.matchAll(/\b(?:INSERT INTO|UPDATE|DELETE FROM)\s+([a-z_]+)/g)) tables.add(m[1]!);
-      for (const m of text.matchAll(/\(\s*'([a-z_]+)'\s*\)(?:\s*\.[a-zA-Z]+\([^()]*(?:\([^()]*\)[^()]*)*\))*?\s*\.(?:insert|update|del|delete|increment|decrement)\(/g)) tables.add(m[1]!);
+      for (const m of text.matchAll(
+        /\(\s*'([a-z_]+)'\s*\)(?:\s*\.[a-zA-Z]+\([^()]*(?:\([^()]*\)[^()]*)*\))*?\s*\.(?:insert|update|del|delete|increment|decrement)\(/g,
+      ))
+        tables.add(m[1]!);
       for (const t of tables) writers.set(t, new Set([...(writers.get(t) ?? []), moduleOf(f)]));
     }
     // Named exceptions (docs/ARCHITECTURE.md "Who writes which table"): the hot path bumps a seed
     // pair's nonce and stores the balance a debit reported in the statement that opens the round.
     const shared: Record<string, string[]> = { seed_pairs: ['rounds/round-store', 'store'], player_balances: ['rounds/round-store', 'sessions'] };
-    const many = [...writers].filter(([t, mods]) => mods.size > 1 && [...mods].sort().join() !== (shared[t] ?? []).sort().join()).map(([t, mods]) => `${t}: ${[...mods].sort().join(', ')}`);
+    const many = [...writers]
+      .filter(([t, mods]) => mods.size > 1 && [...mods].sort().join() !== (shared[t] ?? []).sort().join())
+      .map(([t, mods]) => `${t}: ${[...mods].sort().join(', ')}`);
     expect(many).toEqual([]);
     expect([...writers.get('idempotency_records')!]).toEqual(['rounds/round-store']);
   });

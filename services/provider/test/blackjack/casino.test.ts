@@ -188,7 +188,10 @@ describe('extra debits the casino does not confirm', () => {
     const res = await insurance(t, p.sessionId, id, true);
     w.casino.clearFaults();
     expect(res.json()).toMatchObject({ code: 'CASINO_HTTP_RETRYABLE', roundId: id, roundStatus: 'active' });
-    const pending = await t.services.db('wallet_callbacks').where({ idempotency_key: `${id}:insurance:rollback` }).first();
+    const pending = await t.services
+      .db('wallet_callbacks')
+      .where({ idempotency_key: `${id}:insurance:rollback` })
+      .first();
     expect(pending.callback_status).toBe('pending');
     // taking it is withdrawn (its wallet key is spent); the decision stays, and declining is free
     const offered = await ok(get(t, `/api/blackjack/rounds/${id}?sessionId=${p.sessionId}`));
@@ -221,9 +224,13 @@ describe('a worker that stops in the middle of an extra debit', () => {
       return cb;
     });
     // sent, but the worker stops before it stores the answer
-    if (opts.send) expect((await deps.wallet.call(operator, '/wallet/debit', deps.box.open(debit.requestBodyEnc), debit.idempotencyKey)).kind).toBe('confirmed');
+    if (opts.send)
+      expect((await deps.wallet.call(operator, '/wallet/debit', deps.box.open(debit.requestBodyEnc), debit.idempotencyKey)).kind).toBe('confirmed');
     return async function leaseRunsOut() {
-      await t.services.db('rounds').where({ round_id: roundId }).update({ lease_until: new Date(Date.now() - 1000) });
+      await t.services
+        .db('rounds')
+        .where({ round_id: roundId })
+        .update({ lease_until: new Date(Date.now() - 1000) });
     };
   }
 
@@ -237,7 +244,12 @@ describe('a worker that stops in the middle of an extra debit', () => {
     await leaseRunsOut();
     const sweep = await ok(cron(t, `operatorId=${OP}`));
     expect(sweep.items).toContainEqual({ roundId: id, operation: 'rollback', outcome: 'succeeded' });
-    expect(await t.services.db('wallet_callbacks').where({ idempotency_key: `${id}:double:0` }).first()).toMatchObject({ callback_status: 'failed', error_code: 'CASINO_TIMEOUT' });
+    expect(
+      await t.services
+        .db('wallet_callbacks')
+        .where({ idempotency_key: `${id}:double:0` })
+        .first(),
+    ).toMatchObject({ callback_status: 'failed', error_code: 'CASINO_TIMEOUT' });
     const row = await t.services.db('rounds').where({ round_id: id }).first();
     expect(row.lease_until).toBeNull();
     expect(row.status).toBe('active');
@@ -292,13 +304,20 @@ describe('a worker that stops after the casino confirmed an extra debit and the 
     const debit = await t.services.db.transaction(async (tx) => {
       const leased = await updateRound(tx, id, 'active', { leaseUntil: new Date(Date.now() + 60_000), bumpVersion: true }, round.version);
       const cb = await recordExtraDebit(tx, deps, operator, leased!, { kind: 'double', hand: 0, amount: 100n, launchToken: p.launchToken });
-      await claimKey(tx, { operatorId: OP, sessionId: p.sessionId, key: k, requestHash: requestHash({ op: 'blackjack:action', roundId: id, action: 'double' }) }, id);
+      await claimKey(
+        tx,
+        { operatorId: OP, sessionId: p.sessionId, key: k, requestHash: requestHash({ op: 'blackjack:action', roundId: id, action: 'double' }) },
+        id,
+      );
       return cb;
     });
     expect((await deps.wallet.call(operator, '/wallet/debit', deps.box.open(debit.requestBodyEnc), debit.idempotencyKey)).kind).toBe('confirmed');
     // the worker stored the casino's answer, then stopped before applying the double
     await t.services.db('wallet_callbacks').where({ id: debit.id }).update({ callback_status: 'succeeded', status_code: 200, attempt_count: 1 });
-    await t.services.db('rounds').where({ round_id: id }).update({ lease_until: new Date(Date.now() - 1000) });
+    await t.services
+      .db('rounds')
+      .where({ round_id: id })
+      .update({ lease_until: new Date(Date.now() - 1000) });
     const replay = await act(t, p.sessionId, id, 'double', k);
     expect(replay.statusCode).toBe(503);
     expect(replay.json()).toMatchObject({ code: 'NOT_READY', roundId: id, roundStatus: 'active' });
@@ -313,7 +332,10 @@ describe('abandoned rounds (policy stand)', () => {
     const p = await newPlayer('bj-abandoned');
     const a = await scripted(t, p.sessionId, ['10S', '9D', 'AH', '7C']);
     const leftInsurance = a;
-    await t.services.db('rounds').where({ round_id: a }).update({ updated_at: t.services.db.raw(`now() - interval '25 hours'`) });
+    await t.services
+      .db('rounds')
+      .where({ round_id: a })
+      .update({ updated_at: t.services.db.raw(`now() - interval '25 hours'`) });
     const sweep = await ok(cron(t, `operatorId=${OP}`));
     expect(sweep.items).toContainEqual({ roundId: leftInsurance, operation: 'credit', outcome: 'succeeded' });
     const bet = await ok(get(t, `/api/bets/${a}`));
@@ -325,7 +347,10 @@ describe('abandoned rounds (policy stand)', () => {
 
     const b = await scripted(t, p.sessionId, ['8S', '8D', '10H', '7C', '3C', '10S', '9D']);
     await ok(act(t, p.sessionId, b, 'split'));
-    await t.services.db('rounds').where({ round_id: b }).update({ updated_at: t.services.db.raw(`now() - interval '25 hours'`) });
+    await t.services
+      .db('rounds')
+      .where({ round_id: b })
+      .update({ updated_at: t.services.db.raw(`now() - interval '25 hours'`) });
     await ok(cron(t, `operatorId=${OP}`));
     const split = await ok(get(t, `/api/bets/${b}`));
     expect(split.result.hands).toMatchObject([

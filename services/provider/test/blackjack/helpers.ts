@@ -17,7 +17,6 @@ import { deck } from '@gp/game-core/games';
 import { get, key, post, type Res } from '../helpers/requests.js';
 export { get, key, post, type Res };
 
-
 /** A demo-operator session of `playerRef` (single-game Blackjack launch). */
 export async function demoSession(t: TestApp, playerRef: string): Promise<string> {
   const launch = await post(t, '/sandbox/launch', { operatorId: 'demo-usd', playerRef, gameType: 'blackjack' });
@@ -59,7 +58,10 @@ export async function script(t: TestApp, roundId: string, cards: string[], fille
   const row = await t.services.db('rounds').where({ round_id: roundId }).first();
   expect(row.status).toBe('active');
   const state = startBlackjack(deck(cards, filler), BigInt(String(row.amount)));
-  await t.services.db('rounds').where({ round_id: roundId }).update({ state: JSON.stringify(state) });
+  await t.services
+    .db('rounds')
+    .where({ round_id: roundId })
+    .update({ state: JSON.stringify(state) });
   return state;
 }
 
@@ -71,7 +73,13 @@ export async function scripted(t: TestApp, sessionId: string, cards: string[], f
 }
 
 /** A client seed whose deal, under the player's committed server seed and next nonce, satisfies `wanted`. */
-export async function clientSeedFor(t: TestApp, operatorId: string, playerRef: string, betMinor: bigint, wanted: (s: BlackjackState) => boolean): Promise<string> {
+export async function clientSeedFor(
+  t: TestApp,
+  operatorId: string,
+  playerRef: string,
+  betMinor: bigint,
+  wanted: (s: BlackjackState) => boolean,
+): Promise<string> {
   const pair = await t.services.db('seed_pairs').where({ operator_id: operatorId, player_ref: playerRef, revealed: false }).first();
   expect(pair).toBeTruthy();
   for (let i = 0; i < 200_000; i++) {

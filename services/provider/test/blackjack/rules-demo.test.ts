@@ -24,7 +24,13 @@ const ledger = (roundId: string) => demoLedger(t, roundId);
 describe('openings the deal decides settle at once', () => {
   it('a player blackjack against no dealer blackjack pays 3:2 at once, dealer draws nothing', async () => {
     const who = await playerOf(t, sessionId);
-    const clientSeed = await clientSeedFor(t, who.operatorId, who.playerRef, 100n, (s) => playerHasBlackjack(s) && !dealerHasBlackjack(s) && !s.insurance.offered);
+    const clientSeed = await clientSeedFor(
+      t,
+      who.operatorId,
+      who.playerRef,
+      100n,
+      (s) => playerHasBlackjack(s) && !dealerHasBlackjack(s) && !s.insurance.offered,
+    );
     const bet = await ok(start(t, sessionId, { clientSeed }));
     expect(bet.roundStatus).toBe('settled');
     expect(bet.bet).toMatchObject({ amount: 1, totalStaked: 1, payout: 2.5, multiplier: 2.5, won: true });
@@ -40,23 +46,41 @@ describe('openings the deal decides settle at once', () => {
 
   it('natural against a dealer natural (ten up, the peek) is a push at once', async () => {
     const who = await playerOf(t, sessionId);
-    const clientSeed = await clientSeedFor(t, who.operatorId, who.playerRef, 100n, (s) => playerHasBlackjack(s) && dealerHasBlackjack(s) && isTenValue(s.dealer[0]!));
+    const clientSeed = await clientSeedFor(
+      t,
+      who.operatorId,
+      who.playerRef,
+      100n,
+      (s) => playerHasBlackjack(s) && dealerHasBlackjack(s) && isTenValue(s.dealer[0]!),
+    );
     const bet = await ok(start(t, sessionId, { clientSeed }));
     expect(bet.roundStatus).toBe('settled');
     expect(bet.bet).toMatchObject({ payout: 1, multiplier: 1, won: false });
     expect(bet.result.hands[0].outcome).toBe('push');
     expect(bet.result.insurance.offered).toBe(false);
-    expect((await ledger(bet.roundId)).map((l) => [l.key, l.amount])).toEqual([[':debit', 100], [':credit', 100]]);
+    expect((await ledger(bet.roundId)).map((l) => [l.key, l.amount])).toEqual([
+      [':debit', 100],
+      [':credit', 100],
+    ]);
   });
 
   it('a dealer natural under a ten loses at once with a zero credit', async () => {
     const who = await playerOf(t, sessionId);
-    const clientSeed = await clientSeedFor(t, who.operatorId, who.playerRef, 100n, (s) => !playerHasBlackjack(s) && dealerHasBlackjack(s) && isTenValue(s.dealer[0]!));
+    const clientSeed = await clientSeedFor(
+      t,
+      who.operatorId,
+      who.playerRef,
+      100n,
+      (s) => !playerHasBlackjack(s) && dealerHasBlackjack(s) && isTenValue(s.dealer[0]!),
+    );
     const bet = await ok(start(t, sessionId, { clientSeed }));
     expect(bet.roundStatus).toBe('settled');
     expect(bet.bet).toMatchObject({ payout: 0, multiplier: 0, won: false });
     expect(bet.result.hands[0]).toMatchObject({ outcome: 'lose', status: 'stood' });
-    expect((await ledger(bet.roundId)).map((l) => [l.key, l.amount])).toEqual([[':debit', 100], [':credit', 0]]);
+    expect((await ledger(bet.roundId)).map((l) => [l.key, l.amount])).toEqual([
+      [':debit', 100],
+      [':credit', 0],
+    ]);
   });
 });
 
@@ -96,7 +120,10 @@ describe('rules on scripted decks', () => {
     expect(bet.result.hands[0]).toMatchObject({ value: 26, status: 'bust', outcome: 'lose', payout: 0 });
     expect(bet.result.dealer.cards).toEqual(['9H', '5C']);
     expect(bet.bet).toMatchObject({ payout: 0, multiplier: 0, won: false });
-    expect((await ledger(roundId)).map((l) => [l.key, l.amount])).toEqual([[':debit', 100], [':credit', 0]]);
+    expect((await ledger(roundId)).map((l) => [l.key, l.amount])).toEqual([
+      [':debit', 100],
+      [':credit', 0],
+    ]);
   });
 
   it('push: equal totals return the stake', async () => {
@@ -104,7 +131,10 @@ describe('rules on scripted decks', () => {
     const bet = await ok(act(t, sessionId, roundId, 'stand'));
     expect(bet.result.hands[0]).toMatchObject({ outcome: 'push', payout: 1 });
     expect(bet.bet).toMatchObject({ payout: 1, multiplier: 1, won: false });
-    expect((await ledger(roundId)).map((l) => [l.key, l.amount])).toEqual([[':debit', 100], [':credit', 100]]);
+    expect((await ledger(roundId)).map((l) => [l.key, l.amount])).toEqual([
+      [':debit', 100],
+      [':credit', 100],
+    ]);
   });
 
   it('the dealer stands on soft 17', async () => {
@@ -150,7 +180,11 @@ describe('rules on scripted decks', () => {
     ]);
     expect(bet.result.dealer.cards).toEqual(['9H', '7C', '2C']);
     expect(bet.bet).toMatchObject({ totalStaked: 2, payout: 2, multiplier: 1, won: false });
-    expect((await ledger(roundId)).map((l) => [l.key, l.amount])).toEqual([[':debit', 100], [':split', 100], [':credit', 200]]);
+    expect((await ledger(roundId)).map((l) => [l.key, l.amount])).toEqual([
+      [':debit', 100],
+      [':split', 100],
+      [':credit', 200],
+    ]);
   });
 
   it('split tens with a double on each hand: four debits, one credit', async () => {
@@ -210,7 +244,10 @@ describe('insurance', () => {
     expect((await insurance(t, sessionId, roundId, false)).json().code).toBe('ACTION_NOT_AVAILABLE');
     const bet = await ok(act(t, sessionId, roundId, 'stand'));
     expect(bet.result.hands[0].outcome).toBe('win');
-    expect((await ledger(roundId)).map((l) => [l.key, l.amount])).toEqual([[':debit', 100], [':credit', 200]]);
+    expect((await ledger(roundId)).map((l) => [l.key, l.amount])).toEqual([
+      [':debit', 100],
+      [':credit', 200],
+    ]);
   });
 
   it('taken and won: half the bet, pays 2:1 when the dealer has blackjack; the hand loses', async () => {
@@ -221,7 +258,11 @@ describe('insurance', () => {
     expect(bet.result.hands[0]).toMatchObject({ outcome: 'lose', payout: 0, status: 'stood' });
     expect(bet.bet).toMatchObject({ totalStaked: 1.5, payout: 1.5, multiplier: 1, won: false });
     expect(bet.casinoTransactions.extraDebits).toEqual([{ kind: 'insurance', id: expect.any(String) }]);
-    expect((await ledger(roundId)).map((l) => [l.key, l.amount])).toEqual([[':debit', 100], [':insurance', 50], [':credit', 150]]);
+    expect((await ledger(roundId)).map((l) => [l.key, l.amount])).toEqual([
+      [':debit', 100],
+      [':insurance', 50],
+      [':credit', 150],
+    ]);
   });
 
   it('taken and lost: the round goes on; the total payout is credited once', async () => {
@@ -236,7 +277,11 @@ describe('insurance', () => {
     expect(bet.result.hands[0]).toMatchObject({ outcome: 'win', payout: 2 });
     expect(bet.result.dealer).toMatchObject({ cards: ['AH', '7C'], value: 18, soft: true });
     expect(bet.bet).toMatchObject({ totalStaked: 1.5, payout: 2, multiplier: 1.3333, won: true });
-    expect((await ledger(roundId)).map((l) => [l.key, l.amount])).toEqual([[':debit', 100], [':insurance', 50], [':credit', 200]]);
+    expect((await ledger(roundId)).map((l) => [l.key, l.amount])).toEqual([
+      [':debit', 100],
+      [':insurance', 50],
+      [':credit', 200],
+    ]);
   });
 
   it('a natural against an Ace: declining, then the dealer natural: push', async () => {
@@ -298,7 +343,9 @@ describe('requests and errors', () => {
     const id = await scripted(t, sessionId, ['10S', '6D', '9H', '7C']);
     expect((await act(t, sessionId, id, 'surrender')).json().code).toBe('VALIDATION_ERROR');
     expect((await post(t, `/api/blackjack/rounds/${id}/hit`, { sessionId })).json().code).toBe('IDEMPOTENCY_REQUIRED');
-    expect((await post(t, `/api/blackjack/rounds/${id}/insurance`, { sessionId, idempotencyKey: key(), takeInsurance: 'yes' })).json().code).toBe('VALIDATION_ERROR');
+    expect((await post(t, `/api/blackjack/rounds/${id}/insurance`, { sessionId, idempotencyKey: key(), takeInsurance: 'yes' })).json().code).toBe(
+      'VALIDATION_ERROR',
+    );
     expect((await post(t, '/api/blackjack/rounds', { sessionId, amount: '1', idempotencyKey: key() })).json().code).toBe('VALIDATION_ERROR');
     expect((await post(t, '/api/blackjack/rounds', { sessionId, amount: 1 })).json().code).toBe('IDEMPOTENCY_REQUIRED');
     const stranger = await demoSession(t, 'bj-stranger');

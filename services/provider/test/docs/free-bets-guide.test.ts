@@ -34,11 +34,17 @@ function script(): string {
 }
 
 /** Runs asynchronously: the service answers from this very process. */
-const run = async (lines: string) => JSON.parse((await promisify(execFile)('bash', ['-c', `set -euo pipefail\n${script()}${lines}`], { encoding: 'utf8', timeout: 20_000 })).stdout) as Record<string, unknown>;
+const run = async (lines: string) =>
+  JSON.parse((await promisify(execFile)('bash', ['-c', `set -euo pipefail\n${script()}${lines}`], { encoding: 'utf8', timeout: 20_000 })).stdout) as Record<
+    string,
+    unknown
+  >;
 
 describe('docs/free-bets.md', () => {
   it('the signed curl example creates, lists and cancels a campaign', async () => {
-    const created = await run(`gp_signed POST /api/free-bet-campaigns '{"name":"Welcome","gameType":"dice","amount":1,"params":{"target":50,"direction":"over"},"betsPerPlayer":20,"playerRefs":["player-42","player-43"],"expiresAt":"${new Date(Date.now() + 86_400_000).toISOString()}"}'`);
+    const created = await run(
+      `gp_signed POST /api/free-bet-campaigns '{"name":"Welcome","gameType":"dice","amount":1,"params":{"target":50,"direction":"over"},"betsPerPlayer":20,"playerRefs":["player-42","player-43"],"expiresAt":"${new Date(Date.now() + 86_400_000).toISOString()}"}'`,
+    );
     expect(created).toMatchObject({ operatorId: 'guide-usd', status: 'active', players: 2, freeBetsGranted: 40 });
     const list = await run(`gp_signed GET '/api/free-bet-campaigns?status=active'`);
     expect((list.campaigns as { campaignId: string }[]).map((c) => c.campaignId)).toContain(created.campaignId);

@@ -18,7 +18,7 @@ function example(): { script: string; expected: string; body: string } {
   const lines = block[1]!.trim().split('\n');
   const expected = /^# ([0-9a-f]{64})$/.exec(lines.at(-1)!)?.[1];
   const body = /^BODY='(.*)'$/.exec(lines[0]!)?.[1];
-  if (!expected || !body) throw new Error('the example must start with BODY=\'…\' and end with # <signature>');
+  if (!expected || !body) throw new Error("the example must start with BODY='…' and end with # <signature>");
   return { script: lines.slice(0, -1).join('\n'), expected, body };
 }
 
@@ -38,21 +38,23 @@ describe('docs/integration.md', () => {
     expect(sign(secret!, 'POST', path!, timestamp!, nonce!, body)).toBe(expected);
   });
 
-  it('is self-contained for a casino: names the specification\'s files only in the clause map, and every in-page link resolves', () => {
+  it("is self-contained for a casino: names the specification's files only in the clause map, and every in-page link resolves", () => {
     const visible = guide.replace(/<!--[\s\S]*?-->/g, (c) => (/^<!-- \/?clause-map/.test(c) ? c : ''));
     const outsideMap = visible.replace(/<!-- clause-map[\s\S]*?<!-- \/clause-map -->/, '');
     expect(outsideMap).not.toMatch(/SPEC\.md|CONTRACT\.md|OPS-CONTRACT|services\/|\.\.\/shared|npm run wallet-check/);
     // What a casino must implement is in the guide itself: the five endpoints, their fields, the currencies.
-    for (const path of ['/wallet/validate-session', '/wallet/balance', '/wallet/debit', '/wallet/credit', '/wallet/rollback']) expect(guide).toContain(`| \`${path}\` |`);
+    for (const path of ['/wallet/validate-session', '/wallet/balance', '/wallet/debit', '/wallet/credit', '/wallet/rollback'])
+      expect(guide).toContain(`| \`${path}\` |`);
     for (const field of ['debitIdempotencyKey', 'casinoTransactionId', 'displayName', 'reason']) expect(guide).toContain(field);
-    for (const code of ['USD', 'EUR', 'GBP', 'USDT', 'USDC', 'BTC', 'uBTC', 'ETH', 'LTC', 'DOGE', 'BNB', 'SOL', 'XRP', 'ADA', 'TRX', 'XLM', 'ZEC']) expect(guide).toMatch(new RegExp(`\\b${code}\\b`));
+    for (const code of ['USD', 'EUR', 'GBP', 'USDT', 'USDC', 'BTC', 'uBTC', 'ETH', 'LTC', 'DOGE', 'BNB', 'SOL', 'XRP', 'ADA', 'TRX', 'XLM', 'ZEC'])
+      expect(guide).toMatch(new RegExp(`\\b${code}\\b`));
     const anchors = headingAnchors(guide);
     const links = inPageLinks(guide);
     expect(links.length).toBeGreaterThan(5);
     for (const a of links) expect(anchors, `#${a}`).toContain(a);
   });
 
-  it('go-live checklist: the casino\'s work only, consistent with docs/operations.md (the retry jobs and readiness are ours)', () => {
+  it("go-live checklist: the casino's work only, consistent with docs/operations.md (the retry jobs and readiness are ours)", () => {
     const checklist = /## 9\. Go-live checklist\n([\s\S]*?)\n## 10\./.exec(guide)![1]!;
     expect(checklist).not.toMatch(/READINESS_OPERATOR_ID|CRON_SECRET|CronJob|concurrencyPolicy|Bearer/);
     expect(checklist).toMatch(/Our side confirmed/);
@@ -62,9 +64,17 @@ describe('docs/integration.md', () => {
     expect(operations).toMatch(/several casinos on one install leave it empty/);
   });
 
-  it('has the four sequences (and the free bet\'s) as Mermaid diagrams and is linked from the README', () => {
+  it("has the four sequences (and the free bet's) as Mermaid diagrams and is linked from the README", () => {
     expect(guide.match(/```mermaid\nsequenceDiagram/g)).toHaveLength(5);
-    for (const heading of ['### A launch', '### A settled bet', '### A Mines round', '### A Blackjack round', '### A free bet', '## 9. Go-live checklist', '## 10. Troubleshooting by error code']) {
+    for (const heading of [
+      '### A launch',
+      '### A settled bet',
+      '### A Mines round',
+      '### A Blackjack round',
+      '### A free bet',
+      '## 9. Go-live checklist',
+      '## 10. Troubleshooting by error code',
+    ]) {
       expect(guide).toContain(heading);
     }
     expect(readFileSync(new URL('README.md', root), 'utf8')).toContain('](docs/integration.md)');

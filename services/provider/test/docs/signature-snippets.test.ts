@@ -29,19 +29,51 @@ for (const m of guide.matchAll(/<!-- signature-snippet: (\w+) -->\s*```\w+\n([\s
 const worked = (() => {
   const block = /<!-- signature-example[^>]*-->\s*```sh\n([\s\S]*?)```/.exec(guide)![1]!;
   const body = /^BODY='(.*)'$/m.exec(block)![1]!;
-  const [, p, ts, nonce, secret] = /printf 'POST\\n(\/wallet\/[a-z-]+)\\n(\d+)\\n([A-Za-z0-9_-]+)\\n%s' "\$BODY" \| openssl dgst -sha256 -hmac (\S+)/.exec(block)!;
+  const [, p, ts, nonce, secret] = /printf 'POST\\n(\/wallet\/[a-z-]+)\\n(\d+)\\n([A-Za-z0-9_-]+)\\n%s' "\$BODY" \| openssl dgst -sha256 -hmac (\S+)/.exec(
+    block,
+  )!;
   return { secret: secret!, method: 'POST', path: p!, timestamp: ts!, nonce: nonce!, body: body };
 })();
 
-interface Vector { secret: string; method: string; path: string; timestamp: string; nonce: string; body: Buffer; signature: string; valid: boolean }
+interface Vector {
+  secret: string;
+  method: string;
+  path: string;
+  timestamp: string;
+  nonce: string;
+  body: Buffer;
+  signature: string;
+  valid: boolean;
+}
 
 function vectors(): Vector[] {
   const base = [
     { ...worked, body: Buffer.from(worked.body) },
-    { secret: 'a'.repeat(64), method: 'POST', path: '/wallet/debit', timestamp: '1764288000', nonce: 'Zx_9-abcdefghijklmnop', body: Buffer.from('{"playerRef":"Zoë 🎲","amount":0.00000001,"currency":"BTC"}') },
-    { secret: 'secret with spaces & ünïcode', method: 'POST', path: '/wallet/rollback', timestamp: '1800000000', nonce: 'n'.repeat(128), body: Buffer.from('{\r\n  "debitIdempotencyKey": "r:debit"\r\n}\r\n') },
+    {
+      secret: 'a'.repeat(64),
+      method: 'POST',
+      path: '/wallet/debit',
+      timestamp: '1764288000',
+      nonce: 'Zx_9-abcdefghijklmnop',
+      body: Buffer.from('{"playerRef":"Zoë 🎲","amount":0.00000001,"currency":"BTC"}'),
+    },
+    {
+      secret: 'secret with spaces & ünïcode',
+      method: 'POST',
+      path: '/wallet/rollback',
+      timestamp: '1800000000',
+      nonce: 'n'.repeat(128),
+      body: Buffer.from('{\r\n  "debitIdempotencyKey": "r:debit"\r\n}\r\n'),
+    },
     { secret: 's', method: 'POST', path: '/wallet/balance', timestamp: '0', nonce: '0123456789abcdef', body: Buffer.alloc(0) },
-    { secret: 'casino-secret', method: 'GET', path: '/api/reconciliation?operatorId=acme-usd&from=2026-11-01T00:00:00Z&to=2026-11-02T00:00:00Z', timestamp: '1764288000', nonce: 'reconcile-0000000001', body: Buffer.alloc(0) },
+    {
+      secret: 'casino-secret',
+      method: 'GET',
+      path: '/api/reconciliation?operatorId=acme-usd&from=2026-11-01T00:00:00Z&to=2026-11-02T00:00:00Z',
+      timestamp: '1764288000',
+      nonce: 'reconcile-0000000001',
+      body: Buffer.alloc(0),
+    },
   ];
   const out: Vector[] = [];
   for (const v of base) {
@@ -58,7 +90,8 @@ function vectors(): Vector[] {
 
 /** One vector a line: secret, method, path, timestamp, nonce, body, signature, each base64 and tab-separated. */
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
-const vectorLines = (vs: Vector[]) => vs.map((v) => [v.secret, v.method, v.path, v.timestamp, v.nonce, v.body, v.signature].map(b64).join('\t')).join('\n') + '\n';
+const vectorLines = (vs: Vector[]) =>
+  vs.map((v) => [v.secret, v.method, v.path, v.timestamp, v.nonce, v.body, v.signature].map(b64).join('\t')).join('\n') + '\n';
 
 /** Drivers: read the vectors on stdin, print "<sign(...)> <verify(...)>" per line, using the snippet as printed. */
 const DRIVERS: Record<Lang, { runtime: string[]; run(dir: string, snippet: string): { cmd: string; args: string[] } | null }> = {
@@ -157,7 +190,11 @@ func main() {
 }
 `,
       );
-      execFileSync('go', ['build', '-o', path.join(dir, 'driver'), '.'], { cwd: dir, stdio: 'pipe', env: { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOCACHE: path.join(dir, '.gocache') } });
+      execFileSync('go', ['build', '-o', path.join(dir, 'driver'), '.'], {
+        cwd: dir,
+        stdio: 'pipe',
+        env: { ...process.env, GOFLAGS: '-mod=mod', GOPROXY: 'off', GOCACHE: path.join(dir, '.gocache') },
+      });
       return { cmd: path.join(dir, 'driver'), args: [] };
     },
   },
@@ -178,7 +215,9 @@ public static class Driver { public static void Main() {
   } } }
 `,
       );
-      execFileSync('mcs', ['-nologo', `-out:${path.join(dir, 'driver.exe')}`, path.join(dir, 'GpSignature.cs'), path.join(dir, 'Driver.cs')], { stdio: 'pipe' });
+      execFileSync('mcs', ['-nologo', `-out:${path.join(dir, 'driver.exe')}`, path.join(dir, 'GpSignature.cs'), path.join(dir, 'Driver.cs')], {
+        stdio: 'pipe',
+      });
       return { cmd: 'mono', args: [path.join(dir, 'driver.exe')] };
     },
   },
@@ -191,7 +230,7 @@ describe('docs/integration.md signature snippets', () => {
     expect([...snippets.keys()].sort()).toEqual([...LANGS].sort());
   });
 
-  it.each(LANGS)('%s: states the worked example\'s signature, which is what the provider computes (the known-answer vector)', (lang) => {
+  it.each(LANGS)("%s: states the worked example's signature, which is what the provider computes (the known-answer vector)", (lang) => {
     const snippet = snippets.get(lang)!;
     const expected = sign(worked.secret, worked.method, worked.path, worked.timestamp, worked.nonce, worked.body);
     const stated = [...snippet.matchAll(/"([0-9a-f]{64})"|'([0-9a-f]{64})'/g)].map((m) => m[1] ?? m[2]);
@@ -207,23 +246,27 @@ describe('docs/integration.md signature snippets', () => {
   });
 
   const vs = vectors();
-  it.each(LANGS)('%s: run as printed where its runtime is installed, it signs like the provider and verifies only what it should', (lang) => {
-    const driver = DRIVERS[lang];
-    const missing = driver.runtime.filter((c) => !has(c));
-    if (missing.length > 0) {
-      console.log(`signature snippet ${lang}: ${missing.join(', ')} not installed here; held to the known-answer vector only`);
-      return;
-    }
-    const dir = mkdtempSync(path.join(tmpdir(), `gp-snippet-${lang}-`));
-    const { cmd, args } = driver.run(dir, snippets.get(lang)!)!;
-    const out = execFileSync(cmd, args, { input: vectorLines(vs), encoding: 'utf8', cwd: dir, timeout: 60_000 });
-    const lines = out.trim().split('\n');
-    expect(lines).toHaveLength(vs.length);
-    lines.forEach((line, i) => {
-      const v = vs[i]!;
-      const [signed, verified] = line.trim().split(' ');
-      expect(signed, `${lang} vector ${i}`).toBe(sign(v.secret, v.method, v.path, v.timestamp, v.nonce, v.body.toString('utf8')));
-      expect(verified?.toLowerCase(), `${lang} vector ${i} (${v.valid ? 'valid' : 'must be refused'})`).toBe(String(v.valid));
-    });
-  }, 120_000);
+  it.each(LANGS)(
+    '%s: run as printed where its runtime is installed, it signs like the provider and verifies only what it should',
+    (lang) => {
+      const driver = DRIVERS[lang];
+      const missing = driver.runtime.filter((c) => !has(c));
+      if (missing.length > 0) {
+        console.log(`signature snippet ${lang}: ${missing.join(', ')} not installed here; held to the known-answer vector only`);
+        return;
+      }
+      const dir = mkdtempSync(path.join(tmpdir(), `gp-snippet-${lang}-`));
+      const { cmd, args } = driver.run(dir, snippets.get(lang)!)!;
+      const out = execFileSync(cmd, args, { input: vectorLines(vs), encoding: 'utf8', cwd: dir, timeout: 60_000 });
+      const lines = out.trim().split('\n');
+      expect(lines).toHaveLength(vs.length);
+      lines.forEach((line, i) => {
+        const v = vs[i]!;
+        const [signed, verified] = line.trim().split(' ');
+        expect(signed, `${lang} vector ${i}`).toBe(sign(v.secret, v.method, v.path, v.timestamp, v.nonce, v.body.toString('utf8')));
+        expect(verified?.toLowerCase(), `${lang} vector ${i} (${v.valid ? 'valid' : 'must be refused'})`).toBe(String(v.valid));
+      });
+    },
+    120_000,
+  );
 });

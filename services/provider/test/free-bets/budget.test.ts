@@ -71,7 +71,16 @@ describe('a free-bet campaign with a budget', () => {
 
     const event = await until('freebet.budget_exhausted', () => rx.deliveries.find((d) => d.type === 'freebet.budget_exhausted'));
     expect(event.signatureValid).toBe(true);
-    expect(event.body.data).toEqual({ campaignId: id, name: 'Budgeted', gameType: 'dice', currency: 'USD', budget: 5, freeBetsGranted: 4, grantedValue: 4, remaining: 1 });
+    expect(event.body.data).toEqual({
+      campaignId: id,
+      name: 'Budgeted',
+      gameType: 'dice',
+      currency: 'USD',
+      budget: 5,
+      freeBetsGranted: 4,
+      grantedValue: 4,
+      remaining: 1,
+    });
     expect(event.raw).toMatch(/"budget":5[,}]/);
 
     expect((await addPlayers(id, ['b-3'])).body.code).toBe('ACTION_NOT_AVAILABLE');
@@ -88,7 +97,9 @@ describe('a free-bet campaign with a budget', () => {
     expect(answers.filter((a) => a.status !== 200).every((a) => a.body.code === 'ACTION_NOT_AVAILABLE')).toBe(true);
     const detail = await signed('GET', `/api/free-bet-campaigns/${id}`);
     expect(detail.body).toMatchObject({ players: 10, freeBetsGranted: 10, budgetUsed: 10, budgetLeft: 0 });
-    await until('the second campaign’s event', () => rx.deliveries.find((d) => d.type === 'freebet.budget_exhausted' && (d.body.data as { campaignId: string }).campaignId === id));
+    await until('the second campaign’s event', () =>
+      rx.deliveries.find((d) => d.type === 'freebet.budget_exhausted' && (d.body.data as { campaignId: string }).campaignId === id),
+    );
   });
 
   it('a campaign without a budget has no limit and says so', async () => {
@@ -101,17 +112,21 @@ describe('webhook retention', () => {
   it('removes delivered and failed events past WEBHOOK_RETENTION_DAYS with their log, never pending ones', async () => {
     const db = w.t.services.db;
     const old = "now() - interval '31 days'";
-    const ids = (await db.raw(
-      `INSERT INTO webhook_outbox (operator_id, event_type, payload, status, delivered_at, created_at) VALUES
+    const ids = (
+      await db.raw(
+        `INSERT INTO webhook_outbox (operator_id, event_type, payload, status, delivered_at, created_at) VALUES
          (?, 'webhook.test', '{}', 'delivered', now(), ${old}),
          (?, 'webhook.test', '{}', 'failed', NULL, ${old}),
          (?, 'webhook.test', '{}', 'pending', NULL, ${old}),
          (?, 'webhook.test', '{}', 'delivered', now(), now() - interval '29 days')
        RETURNING event_id`,
-      [OP, OP, OP, OP],
-    )).rows.map((r: { event_id: string }) => r.event_id) as string[];
+        [OP, OP, OP, OP],
+      )
+    ).rows.map((r: { event_id: string }) => r.event_id) as string[];
     // the pending one is due in a year, so this test's dispatcher leaves it alone
-    await db('webhook_outbox').where({ event_id: ids[2] }).update({ next_attempt_at: db.raw("now() + interval '1 year'") });
+    await db('webhook_outbox')
+      .where({ event_id: ids[2] })
+      .update({ next_attempt_at: db.raw("now() + interval '1 year'") });
     await db('webhook_deliveries').insert({ event_id: ids[0], operator_id: OP, attempt: 1, url: rx.url, status_code: 200, duration_ms: 1 });
     const { purgeOldEvents } = await import('../../src/webhooks/webhook-store.js');
     expect(await purgeOldEvents(db, 30)).toBe(2);

@@ -30,7 +30,11 @@ async function campaign(operatorId: string, body: Record<string, unknown>): Prom
 }
 
 const diceParams = { target: 50, direction: 'over' };
-function freeBet(p: Player, campaignId: string, opts: { gameType?: string; amount?: number; params?: Record<string, unknown>; key?: string } = {}): Promise<Answer> {
+function freeBet(
+  p: Player,
+  campaignId: string,
+  opts: { gameType?: string; amount?: number; params?: Record<string, unknown>; key?: string } = {},
+): Promise<Answer> {
   return w.call('POST', '/api/bets', {
     sessionId: p.sessionId,
     gameType: opts.gameType ?? 'dice',
@@ -56,7 +60,17 @@ function expectNoDebit(roundId: string): void {
 describe('the campaign API', () => {
   it('a signed casino creates, lists, reads, extends and cancels its own campaigns; another casino cannot', async () => {
     const c = await campaign('fb-a', { name: 'Welcome', playerRefs: ['api-p1', 'api-p2'] });
-    expect(c).toMatchObject({ operatorId: 'fb-a', gameType: 'dice', amount: 1, currency: 'USD', betsPerPlayer: 2, status: 'active', players: 2, freeBetsGranted: 4, freeBetsUsed: 0 });
+    expect(c).toMatchObject({
+      operatorId: 'fb-a',
+      gameType: 'dice',
+      amount: 1,
+      currency: 'USD',
+      betsPerPlayer: 2,
+      status: 'active',
+      players: 2,
+      freeBetsGranted: 4,
+      freeBetsUsed: 0,
+    });
 
     const list = await signed('fb-a', 'GET', '/api/free-bet-campaigns?status=active');
     expect(list.status, list.text).toBe(200);
@@ -66,7 +80,10 @@ describe('the campaign API', () => {
 
     expect((await signed('fb-b', 'GET', `/api/free-bet-campaigns/${c.campaignId}`)).body.code).toBe('FORBIDDEN');
     expect((await signed('fb-b', 'POST', `/api/free-bet-campaigns/${c.campaignId}/cancel`)).body.code).toBe('FORBIDDEN');
-    expect((await signed('fb-b', 'POST', '/api/free-bet-campaigns', { operatorId: 'fb-a', gameType: 'dice', amount: 1, betsPerPlayer: 1, expiresAt: inAnHour() })).body.code).toBe('FORBIDDEN');
+    expect(
+      (await signed('fb-b', 'POST', '/api/free-bet-campaigns', { operatorId: 'fb-a', gameType: 'dice', amount: 1, betsPerPlayer: 1, expiresAt: inAnHour() }))
+        .body.code,
+    ).toBe('FORBIDDEN');
 
     const added = await signed('fb-a', 'POST', `/api/free-bet-campaigns/${c.campaignId}/players`, { playerRefs: ['api-p2', 'api-p3'] });
     expect(added.status, added.text).toBe(200);
@@ -82,7 +99,9 @@ describe('the campaign API', () => {
     const cancelled = await signed('fb-a', 'POST', `/api/free-bet-campaigns/${c.campaignId}/cancel`);
     expect(cancelled.body).toMatchObject({ status: 'cancelled' });
     expect((await signed('fb-a', 'POST', `/api/free-bet-campaigns/${c.campaignId}/cancel`)).body.status).toBe('cancelled');
-    expect((await signed('fb-a', 'POST', `/api/free-bet-campaigns/${c.campaignId}/players`, { playerRefs: ['api-p4'] })).body.code).toBe('ACTION_NOT_AVAILABLE');
+    expect((await signed('fb-a', 'POST', `/api/free-bet-campaigns/${c.campaignId}/players`, { playerRefs: ['api-p4'] })).body.code).toBe(
+      'ACTION_NOT_AVAILABLE',
+    );
   });
 
   it('the admin API manages any operator’s campaigns with the admin token, and refuses signatures and anonymous callers', async () => {
@@ -90,7 +109,9 @@ describe('the campaign API', () => {
     const created = await w.call('POST', '/api/admin/free-bet-campaigns', body, adminHeaders);
     expect(created.status, created.text).toBe(201);
     const id = String(created.body.campaignId);
-    expect((await w.call('GET', '/api/admin/free-bet-campaigns?operatorId=fb-b', undefined, adminHeaders)).body.campaigns).toEqual(expect.arrayContaining([expect.objectContaining({ campaignId: id })]));
+    expect((await w.call('GET', '/api/admin/free-bet-campaigns?operatorId=fb-b', undefined, adminHeaders)).body.campaigns).toEqual(
+      expect.arrayContaining([expect.objectContaining({ campaignId: id })]),
+    );
     expect((await w.call('GET', `/api/admin/free-bet-campaigns/${id}`)).status).toBe(401);
     expect((await w.call('POST', '/api/admin/free-bet-campaigns', body)).body.code).toBe('UNAUTHORIZED');
     expect((await signed('fb-b', 'GET', '/api/admin/free-bet-campaigns')).body.code).toBe('UNAUTHORIZED');
@@ -98,7 +119,8 @@ describe('the campaign API', () => {
   });
 
   it('refuses a campaign the profile cannot pay: bad game, amount off the limits, params past maxPayout, expiry before start', async () => {
-    const bad = async (body: Record<string, unknown>) => (await signed('fb-a', 'POST', '/api/free-bet-campaigns', { gameType: 'dice', amount: 1, betsPerPlayer: 1, expiresAt: inAnHour(), ...body })).body.code;
+    const bad = async (body: Record<string, unknown>) =>
+      (await signed('fb-a', 'POST', '/api/free-bet-campaigns', { gameType: 'dice', amount: 1, betsPerPlayer: 1, expiresAt: inAnHour(), ...body })).body.code;
     expect(await bad({ gameType: 'blackjack' })).toBe('VALIDATION_ERROR');
     expect(await bad({ amount: 0.001 })).toBe('VALIDATION_ERROR');
     expect(await bad({ amount: 0.05 })).toBe('BET_OUT_OF_RANGE');
@@ -125,7 +147,12 @@ describe('free bets on POST /api/bets', () => {
       const line = body.split('\n').find((l) => l.startsWith(`${name}{game="dice",currency="USD"} `));
       return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
     };
-    const before = { free: await sample('gp_free_bets_total'), freePaid: await sample('gp_free_bet_payout_minor_units_total'), paid: await sample('gp_bets_total'), stakes: await sample('gp_bet_stake_minor_units_total') };
+    const before = {
+      free: await sample('gp_free_bets_total'),
+      freePaid: await sample('gp_free_bet_payout_minor_units_total'),
+      paid: await sample('gp_bets_total'),
+      stakes: await sample('gp_bet_stake_minor_units_total'),
+    };
     const res = await freeBet(p, c.campaignId, { key });
     expect(res.status, res.text).toBe(200);
     // /metrics counts it as a free bet, apart from paid bets and their stakes
@@ -200,7 +227,10 @@ describe('free bets on POST /api/bets', () => {
     const c = await campaign('fb-a', { playerRefs: [p.playerRef] });
     expect((await freeBet(p, c.campaignId)).status).toBe(200);
     // the campaign's expiry passes (moved into the past in the database rather than waiting for it)
-    await w.t.services.db('free_bet_campaigns').where({ campaign_id: c.campaignId }).update({ starts_at: w.t.services.db.raw("now() - interval '2 hours'"), expires_at: w.t.services.db.raw("now() - interval '1 second'") });
+    await w.t.services
+      .db('free_bet_campaigns')
+      .where({ campaign_id: c.campaignId })
+      .update({ starts_at: w.t.services.db.raw("now() - interval '2 hours'"), expires_at: w.t.services.db.raw("now() - interval '1 second'") });
     const res = await freeBet(p, c.campaignId);
     expect(res.body).toMatchObject({ code: 'ACTION_NOT_AVAILABLE', message: 'the campaign is ended' });
     expect((await freeBetsLeft(p)).map((f) => f.campaignId)).not.toContain(c.campaignId);
@@ -215,7 +245,10 @@ describe('free bets on POST /api/bets', () => {
     const c = await campaign('fb-a', { playerRefs: [p.playerRef, other.playerRef] });
     expect((await freeBet(p, c.campaignId, { gameType: 'limbo', params: { target: 2 } })).body.code).toBe('VALIDATION_ERROR');
     expect((await freeBet(p, c.campaignId, { amount: 2 })).body.code).toBe('VALIDATION_ERROR');
-    expect((await freeBet(outsider, c.campaignId)).body).toMatchObject({ code: 'ACTION_NOT_AVAILABLE', message: 'this player has no free bets in this campaign' });
+    expect((await freeBet(outsider, c.campaignId)).body).toMatchObject({
+      code: 'ACTION_NOT_AVAILABLE',
+      message: 'this player has no free bets in this campaign',
+    });
     expect((await freeBet(other, c.campaignId)).body.code).toBe('ACTION_NOT_AVAILABLE');
     expect((await freeBet(p, 'no-such-campaign')).body.code).toBe('ACTION_NOT_AVAILABLE');
     expect(await freeBetsLeft(p)).toEqual([expect.objectContaining({ remaining: 2 })]);
@@ -259,20 +292,35 @@ describe('free Mines rounds', () => {
   it('start without a debit, continue after the campaign is cancelled, close with one flagged credit; the cancelled campaign gives no more', async () => {
     const p = await w.player('fb-mines', { operatorId: 'fb-a', gameType: 'mines', launchMode: 'single' });
     const c = await campaign('fb-a', { gameType: 'mines', amount: 1, params: { mineCount: 3 }, betsPerPlayer: 3, playerRefs: [p.playerRef] });
-    const start = await w.call('POST', '/api/mines/rounds', { sessionId: p.sessionId, amount: 1, idempotencyKey: newKey('ms'), freeBetCampaignId: c.campaignId });
+    const start = await w.call('POST', '/api/mines/rounds', {
+      sessionId: p.sessionId,
+      amount: 1,
+      idempotencyKey: newKey('ms'),
+      freeBetCampaignId: c.campaignId,
+    });
     expect(start.status, start.text).toBe(200);
     expect(start.body.roundStatus).toBe('active');
     const roundId = start.body.roundId!;
     expect((start.body.bet as { freeBetCampaignId: string }).freeBetCampaignId).toBe(c.campaignId);
     expectNoDebit(roundId);
     // a second free start while the round is open uses nothing
-    const second = await w.call('POST', '/api/mines/rounds', { sessionId: p.sessionId, amount: 1, idempotencyKey: newKey('ms'), freeBetCampaignId: c.campaignId });
+    const second = await w.call('POST', '/api/mines/rounds', {
+      sessionId: p.sessionId,
+      amount: 1,
+      idempotencyKey: newKey('ms'),
+      freeBetCampaignId: c.campaignId,
+    });
     expect(second.body).toMatchObject({ code: 'ACTIVE_ROUND_EXISTS', roundId });
     expect(await freeBetsLeft(p)).toEqual([expect.objectContaining({ remaining: 2, used: 1 })]);
 
     expect((await signed('fb-a', 'POST', `/api/free-bet-campaigns/${c.campaignId}/cancel`)).body.status).toBe('cancelled');
     expect(await freeBetsLeft(p)).toEqual([]);
-    const refused = await w.call('POST', '/api/mines/rounds', { sessionId: p.sessionId, amount: 1, idempotencyKey: newKey('ms'), freeBetCampaignId: c.campaignId });
+    const refused = await w.call('POST', '/api/mines/rounds', {
+      sessionId: p.sessionId,
+      amount: 1,
+      idempotencyKey: newKey('ms'),
+      freeBetCampaignId: c.campaignId,
+    });
     expect(refused.body.code).toBe('ACTION_NOT_AVAILABLE');
 
     // the round already open plays on: reveal a safe tile (read from the hidden state), cash out
@@ -303,7 +351,14 @@ describe('reconciliation', () => {
       const campaignId = String(created.body.campaignId);
       const free: { payout: number }[] = [];
       for (let i = 0; i < 3; i++) {
-        const r = await a.call('POST', '/api/bets', { sessionId: p.sessionId, gameType: 'limbo', amount: 1, params: { target: 1.01 }, idempotencyKey: newKey('rf'), freeBetCampaignId: campaignId });
+        const r = await a.call('POST', '/api/bets', {
+          sessionId: p.sessionId,
+          gameType: 'limbo',
+          amount: 1,
+          params: { target: 1.01 },
+          idempotencyKey: newKey('rf'),
+          freeBetCampaignId: campaignId,
+        });
         expect(r.status, r.text).toBe(200);
         free.push(r.body.bet as { payout: number });
       }
@@ -319,14 +374,22 @@ describe('reconciliation', () => {
       const all = rows.body.rows as { type: string; freeBet?: boolean; campaignId?: string }[];
       expect(all.filter((r) => r.freeBet)).toHaveLength(3);
       expect(all.filter((r) => r.freeBet).every((r) => r.type === 'credit' && r.campaignId === campaignId)).toBe(true);
-      expect(all.filter((r) => !r.freeBet).map((r) => r.type).sort()).toEqual(['credit', 'credit', 'debit', 'debit']);
+      expect(
+        all
+          .filter((r) => !r.freeBet)
+          .map((r) => r.type)
+          .sort(),
+      ).toEqual(['credit', 'credit', 'debit', 'debit']);
       const onlyFree = await a.call('GET', '/api/reconciliation?operatorId=fb-rec&freeBet=true', undefined, adminHeaders);
       expect((onlyFree.body.rows as unknown[]).length).toBe(3);
 
       const target = '/api/reconciliation/totals?operatorId=fb-rec';
       const totals = await a.call('GET', target, undefined, operatorSigned('fb-rec', 'GET', target));
       expect(totals.status, totals.text).toBe(200);
-      const t = (totals.body.totals as Record<string, unknown>[])[0] as { paid: Record<string, { count: number; amount: number }>; freeBet: Record<string, { count: number; amount: number }> };
+      const t = (totals.body.totals as Record<string, unknown>[])[0] as {
+        paid: Record<string, { count: number; amount: number }>;
+        freeBet: Record<string, { count: number; amount: number }>;
+      };
       expect(t.freeBet.debits).toEqual({ count: 0, amount: 0 });
       expect(t.freeBet.credits).toEqual({ count: 3, amount: cents(free) / 100 });
       expect(t.paid.debits).toEqual({ count: 2, amount: 4 });

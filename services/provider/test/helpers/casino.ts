@@ -149,7 +149,8 @@ export async function startWorld(operators: OperatorSpec[], appOptions: TestAppO
       return call('POST', '/api/bets', rawJson(payload));
     },
     round: (roundId) => call('GET', `/api/bets/${roundId}`),
-    cron: (query = '', bearer = 'test-cron-secret-0123456789') => call('GET', `/api/cron/wallet-retries${query ? `?${query}` : ''}`, undefined, bearer ? { authorization: `Bearer ${bearer}` } : {}),
+    cron: (query = '', bearer = 'test-cron-secret-0123456789') =>
+      call('GET', `/api/cron/wallet-retries${query ? `?${query}` : ''}`, undefined, bearer ? { authorization: `Bearer ${bearer}` } : {}),
     ledger: (roundId) => casino.transactions().filter((tx) => tx.roundId === roundId),
     requestsOf: (key) => casino.requests().filter((r) => r.idempotencyKey === key),
     balance: (p) => casino.balanceOf(p.playerRef, p.currency),
@@ -170,7 +171,10 @@ export async function drainRetries(w: World, opts: { timeoutMs?: number; pauseMs
   // circuit open (a busy machine's timeouts) and retry nothing until it closes again.
   const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (let i = 0; ; i++) {
-    const open = await w.t.services.db('rounds').whereIn('status', ['credit_pending', 'rollback_pending', 'debit_requested']).count<{ n: string }[]>({ n: '*' });
+    const open = await w.t.services
+      .db('rounds')
+      .whereIn('status', ['credit_pending', 'rollback_pending', 'debit_requested'])
+      .count<{ n: string }[]>({ n: '*' });
     if (Number(open[0]?.n ?? 0) === 0) return i;
     if (Date.now() > deadline) throw new Error(`${open[0]?.n} rounds still pending after ${i} passes of the cron route`);
     const res = await w.cron(opts.query ?? 'limit=100');
@@ -180,7 +184,12 @@ export async function drainRetries(w: World, opts: { timeoutMs?: number; pauseMs
 }
 
 /** Headers of a request the casino signs with its operator secret (CONTRACT.md §6), request target as sent. */
-export function operatorSigned(operatorId: string, method: string, target: string, opts: { secret?: string; timestamp?: number; nonce?: string; body?: string } = {}): Record<string, string> {
+export function operatorSigned(
+  operatorId: string,
+  method: string,
+  target: string,
+  opts: { secret?: string; timestamp?: number; nonce?: string; body?: string } = {},
+): Record<string, string> {
   const { 'content-type': _ct, ...headers } = signRequest({
     operatorId,
     secret: opts.secret ?? secretOf(operatorId),

@@ -6,8 +6,16 @@ let sessionId: string;
 let launchToken: string;
 beforeAll(async () => {
   t = await createTestApp();
-  const launch = await t.app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId: 'demo-usd', playerRef: 'p1', gameType: 'dice', launchMode: 'lobby' } });
-  const session = await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId: 'demo-usd', launchToken: launch.json().launchToken, launchMode: 'lobby' } });
+  const launch = await t.app.inject({
+    method: 'POST',
+    url: '/sandbox/launch',
+    payload: { operatorId: 'demo-usd', playerRef: 'p1', gameType: 'dice', launchMode: 'lobby' },
+  });
+  const session = await t.app.inject({
+    method: 'POST',
+    url: '/api/sessions',
+    payload: { operatorId: 'demo-usd', launchToken: launch.json().launchToken, launchMode: 'lobby' },
+  });
   sessionId = session.json().sessionId;
   launchToken = launch.json().launchToken;
 });
@@ -20,7 +28,11 @@ describe('bets against the demo casino', () => {
     ['plinko', { rows: 8, risk: 'high' }],
     ['keno', { picks: [1, 2, 3, 4, 5], risk: 'classic' }],
   ])('settles a %s bet end to end', async (gameType, params) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/bets', payload: { sessionId, gameType, amount: 1.5, idempotencyKey: `k-${gameType}`, params } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/bets',
+      payload: { sessionId, gameType, amount: 1.5, idempotencyKey: `k-${gameType}`, params },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const bet = res.json();
     expect(bet.roundStatus).toBe('settled');

@@ -21,7 +21,9 @@ const PROFILES = [
 ] as const;
 
 beforeAll(async () => {
-  casino = await startReferenceCasino({ operators: Object.fromEntries(PROFILES.map((p) => [p.id, { secret: SECRET, currency: p.currency, decimals: p.decimals }])) });
+  casino = await startReferenceCasino({
+    operators: Object.fromEntries(PROFILES.map((p) => [p.id, { secret: SECRET, currency: p.currency, decimals: p.decimals }])),
+  });
   t = await createTestApp();
   for (const p of PROFILES) {
     const res = await t.app.inject({
@@ -102,7 +104,11 @@ describe('currency switch: POST /api/sessions with switchFromSessionId', () => {
   it('still validates the launch token with the target casino: a token of another profile is INVALID_SESSION', async () => {
     const from = (await session('sw-usd')).json();
     const usdToken = casino.issueLaunchToken('ann', { operatorId: 'sw-usd' });
-    const res = await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId: 'sw-eur', launchToken: usdToken, switchFromSessionId: from.sessionId } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/sessions',
+      payload: { operatorId: 'sw-eur', launchToken: usdToken, switchFromSessionId: from.sessionId },
+    });
     expect(res.json().code).toBe('INVALID_SESSION');
   });
 });

@@ -30,7 +30,11 @@ describe('embedded default', () => {
 
   it('takes a demo bet end to end', async () => {
     const launch = await app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId: 'demo-usd', playerRef: 'emb', gameType: 'limbo' } });
-    const session = await app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId: 'demo-usd', launchToken: launch.json().launchToken, gameType: 'limbo' } });
+    const session = await app.inject({
+      method: 'POST',
+      url: '/api/sessions',
+      payload: { operatorId: 'demo-usd', launchToken: launch.json().launchToken, gameType: 'limbo' },
+    });
     expect(session.statusCode).toBe(200);
     const bet = await app.inject({
       method: 'POST',

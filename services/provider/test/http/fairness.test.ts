@@ -8,7 +8,11 @@ const bodies: string[] = [];
 
 async function demoSession(playerRef: string, launchMode: 'single' | 'lobby' = 'lobby') {
   const launch = await t.app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId: 'demo-usd', playerRef, gameType: 'dice', launchMode } });
-  const res = await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId: 'demo-usd', launchToken: launch.json().launchToken, launchMode } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/sessions',
+    payload: { operatorId: 'demo-usd', launchToken: launch.json().launchToken, launchMode },
+  });
   bodies.push(res.body);
   return res.json();
 }
@@ -98,7 +102,12 @@ describe('POST /api/verify', () => {
 
   it('reproduces the check value of CONTRACT.md §9', async () => {
     expect((await verify({ gameType: 'dice', params: { target: 50, direction: 'over' } })).json().result.roll).toBe(77.18);
-    expect((await verify({ gameType: 'limbo', params: { target: 1.2 } })).json()).toMatchObject({ result: { result: 1.28 }, multiplier: 1.2, payout: 1.2, won: true });
+    expect((await verify({ gameType: 'limbo', params: { target: 1.2 } })).json()).toMatchObject({
+      result: { result: 1.28 },
+      multiplier: 1.2,
+      payout: 1.2,
+      won: true,
+    });
   });
 
   it('answers every game', async () => {
@@ -117,7 +126,9 @@ describe('POST /api/verify', () => {
   });
 
   it('refuses wrong inputs with their codes', async () => {
-    expect((await verify({ gameType: 'dice', params: { target: 50, direction: 'over' }, serverSeedHash: 'ab'.repeat(32) })).json().code).toBe('VALIDATION_ERROR');
+    expect((await verify({ gameType: 'dice', params: { target: 50, direction: 'over' }, serverSeedHash: 'ab'.repeat(32) })).json().code).toBe(
+      'VALIDATION_ERROR',
+    );
     expect((await verify({ gameType: 'dice', params: { target: 50, direction: 'over' }, currency: 'XYZ' })).json().code).toBe('UNSUPPORTED_CURRENCY');
     expect((await verify({ gameType: 'dice', params: { target: 99, direction: 'over' } })).json().code).toBe('INVALID_GAME_PARAMS');
     expect((await verify({ gameType: 'keno', params: { picks: [1, 1] } })).json().code).toBe('VALIDATION_ERROR');

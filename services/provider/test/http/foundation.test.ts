@@ -57,9 +57,17 @@ describe('sandbox launch and sessions', () => {
   });
 
   it('a lobby session has gameType null', async () => {
-    const launch = await t.app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId: 'demo-usd', playerRef: 'bob', gameType: 'dice', launchMode: 'lobby' } });
+    const launch = await t.app.inject({
+      method: 'POST',
+      url: '/sandbox/launch',
+      payload: { operatorId: 'demo-usd', playerRef: 'bob', gameType: 'dice', launchMode: 'lobby' },
+    });
     expect(launch.json().launchUrl).toContain('mode=lobby');
-    const session = await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId: 'demo-usd', launchToken: launch.json().launchToken, launchMode: 'lobby' } });
+    const session = await t.app.inject({
+      method: 'POST',
+      url: '/api/sessions',
+      payload: { operatorId: 'demo-usd', launchToken: launch.json().launchToken, launchMode: 'lobby' },
+    });
     expect(session.json()).toMatchObject({ gameType: null, launchMode: 'lobby' });
   });
 });
@@ -80,7 +88,12 @@ describe('validation errors', () => {
     expect(notJson.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR' });
     const text = await t.app.inject({ method: 'POST', url: '/api/sessions', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
     expect(text.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR' });
-    const big = await t.app.inject({ method: 'POST', url: '/api/sessions', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ x: 'a'.repeat(70_000) }) });
+    const big = await t.app.inject({
+      method: 'POST',
+      url: '/api/sessions',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ x: 'a'.repeat(70_000) }),
+    });
     expect(big.json()).toMatchObject({ statusCode: 400, code: 'VALIDATION_ERROR' });
   });
 
@@ -93,7 +106,14 @@ describe('validation errors', () => {
 
 describe('embed origins of a profile (CONTRACT.md §14)', () => {
   it('are stored as the URL standard serialises them, and anything but an origin is refused', async () => {
-    const base = { currency: 'USD', callbackBaseUrl: 'sandbox://demo-casino', sharedSecret: 'secret-0123456789abcdef', minBet: 0.1, stakeStep: 0.01, maxPayout: 100 };
+    const base = {
+      currency: 'USD',
+      callbackBaseUrl: 'sandbox://demo-casino',
+      sharedSecret: 'secret-0123456789abcdef',
+      minBet: 0.1,
+      stakeStep: 0.01,
+      maxPayout: 100,
+    };
     const ok = await t.app.inject({
       method: 'PUT',
       url: '/api/admin/operators/op-origins',
@@ -120,11 +140,32 @@ describe('embed origins of a profile (CONTRACT.md §14)', () => {
       'https://a.example:99999',
       'https://:pw@a.example',
     ];
-    for (const bad of ['https://casino.example/', 'https://casino.example/path', 'https://*.casino.example', '*', 'ftp://casino.example', 'https://user@casino.example', 'casino.example', 'https://casino.example?x=1', 'null', ...injections]) {
-      const res = await t.app.inject({ method: 'PUT', url: '/api/admin/operators/op-origins', headers: adminHeaders, payload: { ...base, allowedEmbedOrigins: [bad] } });
+    for (const bad of [
+      'https://casino.example/',
+      'https://casino.example/path',
+      'https://*.casino.example',
+      '*',
+      'ftp://casino.example',
+      'https://user@casino.example',
+      'casino.example',
+      'https://casino.example?x=1',
+      'null',
+      ...injections,
+    ]) {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/api/admin/operators/op-origins',
+        headers: adminHeaders,
+        payload: { ...base, allowedEmbedOrigins: [bad] },
+      });
       expect(res.statusCode, bad).toBe(400);
       expect(res.json().code).toBe('VALIDATION_ERROR');
-      const patch = await t.app.inject({ method: 'PATCH', url: '/api/admin/operators/op-origins', headers: adminHeaders, payload: { allowedEmbedOrigins: [bad] } });
+      const patch = await t.app.inject({
+        method: 'PATCH',
+        url: '/api/admin/operators/op-origins',
+        headers: adminHeaders,
+        payload: { allowedEmbedOrigins: [bad] },
+      });
       expect(patch.statusCode, bad).toBe(400);
       expect(patch.json().code).toBe('VALIDATION_ERROR');
     }
@@ -156,7 +197,15 @@ describe('admin API', () => {
     const res = await t.app.inject({ method: 'PUT', url: '/api/admin/operators/casino-a-usd', headers: adminHeaders, payload: profile });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toMatchObject({ operatorId: 'casino-a-usd', currency: 'USD', decimals: 2, minBet: 0.1, stakeStep: 0.01, maxPayout: 5000, enabledGames: ['dice', 'mines'] });
+    expect(body).toMatchObject({
+      operatorId: 'casino-a-usd',
+      currency: 'USD',
+      decimals: 2,
+      minBet: 0.1,
+      stakeStep: 0.01,
+      maxPayout: 5000,
+      enabledGames: ['dice', 'mines'],
+    });
     expect(JSON.stringify(body)).not.toContain(profile.sharedSecret);
     const again = await t.app.inject({ method: 'PUT', url: '/api/admin/operators/casino-a-usd', headers: adminHeaders, payload: profile });
     expect(again.statusCode).toBe(200);
@@ -164,7 +213,19 @@ describe('admin API', () => {
     expect(list.body).not.toContain(profile.sharedSecret);
     expect(list.json().operators.map((o: { operatorId: string }) => o.operatorId)).toContain('casino-a-usd');
     const pub = await t.app.inject({ method: 'GET', url: '/api/operators/casino-a-usd/config' });
-    expect(pub.json()).toEqual({ operatorId: 'casino-a-usd', currency: 'USD', decimals: 2, minBet: 0.1, maxBet: null, stakeStep: 0.01, maxPayout: 5000, enabledGames: ['dice', 'mines'], theme: { showBalanceInEmbed: true, autobetStopOnHidden: false }, allowedEmbedOrigins: [], responsibleGaming: null });
+    expect(pub.json()).toEqual({
+      operatorId: 'casino-a-usd',
+      currency: 'USD',
+      decimals: 2,
+      minBet: 0.1,
+      maxBet: null,
+      stakeStep: 0.01,
+      maxPayout: 5000,
+      enabledGames: ['dice', 'mines'],
+      theme: { showBalanceInEmbed: true, autobetStopOnHidden: false },
+      allowedEmbedOrigins: [],
+      responsibleGaming: null,
+    });
     const stored = await t.services.db('operators').where({ operator_id: 'casino-a-usd' }).first();
     expect(stored.secret_enc).not.toContain(profile.sharedSecret);
   });

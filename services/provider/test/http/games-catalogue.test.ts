@@ -17,9 +17,15 @@ beforeAll(async () => {
       method: 'PUT',
       url: `/api/admin/operators/${id}`,
       headers: { ...adminHeaders, 'content-type': 'application/json' },
-      payload: JSON.stringify({ callbackBaseUrl: 'http://127.0.0.1:9/casino', sharedSecret: 'catalogue-secret-0123456789', ...body }).replace(/"@@([0-9.e-]+)"/g, '$1'),
+      payload: JSON.stringify({ callbackBaseUrl: 'http://127.0.0.1:9/casino', sharedSecret: 'catalogue-secret-0123456789', ...body }).replace(
+        /"@@([0-9.e-]+)"/g,
+        '$1',
+      ),
     });
-  expect((await put('cat-btc', { currency: 'BTC', minBet: '@@0.000001', maxBet: '@@0.5', stakeStep: '@@1e-8', maxPayout: '@@2.5', enabledGames: ['mines', 'dice'] })).statusCode).toBe(201);
+  expect(
+    (await put('cat-btc', { currency: 'BTC', minBet: '@@0.000001', maxBet: '@@0.5', stakeStep: '@@1e-8', maxPayout: '@@2.5', enabledGames: ['mines', 'dice'] }))
+      .statusCode,
+  ).toBe(201);
   expect((await put('cat-off', { currency: 'USD', minBet: 1, stakeStep: 1, maxPayout: 100, enabled: false })).statusCode).toBe(201);
 });
 afterAll(async () => t?.close());
@@ -42,8 +48,19 @@ describe('GET /api/games', () => {
   });
 
   it('gives each game its theoretical RTP from the distributions the RTP script checks; per table for plinko and keno', async () => {
-    const games = (await get('/api/games?operatorId=demo-usd')).json().games as { gameType: string; kind: string; rtp: { value: number; min: number; max: number; params: object; variants?: { params: { rows?: number; risk: string; picks?: number }; value: number }[] } }[];
-    expect(games.map((g) => [g.gameType, g.kind])).toEqual([['dice', 'settled'], ['limbo', 'settled'], ['plinko', 'settled'], ['keno', 'settled'], ['mines', 'active-round'], ['blackjack', 'active-round']]);
+    const games = (await get('/api/games?operatorId=demo-usd')).json().games as {
+      gameType: string;
+      kind: string;
+      rtp: { value: number; min: number; max: number; params: object; variants?: { params: { rows?: number; risk: string; picks?: number }; value: number }[] };
+    }[];
+    expect(games.map((g) => [g.gameType, g.kind])).toEqual([
+      ['dice', 'settled'],
+      ['limbo', 'settled'],
+      ['plinko', 'settled'],
+      ['keno', 'settled'],
+      ['mines', 'active-round'],
+      ['blackjack', 'active-round'],
+    ]);
     const by = Object.fromEntries(games.map((g) => [g.gameType, g.rtp]));
     for (const g of games) {
       expect(g.rtp.min, g.gameType).toBeLessThanOrEqual(g.rtp.value);
@@ -54,9 +71,13 @@ describe('GET /api/games', () => {
     expect(by.dice).toMatchObject({ params: { target: 50.5, direction: 'over' }, value: pct(mean(diceDistribution({ target: 50.5, direction: 'over' }))) });
     expect(by.blackjack!.value).toBe(pct(blackjackTheory()));
     expect(by.plinko!.variants).toHaveLength(4 * 9);
-    expect(by.plinko!.variants!.find((v) => v.params.rows === 12 && v.params.risk === 'high')!.value).toBe(pct(mean(plinkoDistribution({ rows: 12, risk: 'high' }))));
+    expect(by.plinko!.variants!.find((v) => v.params.rows === 12 && v.params.risk === 'high')!.value).toBe(
+      pct(mean(plinkoDistribution({ rows: 12, risk: 'high' }))),
+    );
     expect(by.keno!.variants).toHaveLength(4 * 10);
-    expect(by.keno!.variants!.find((v) => v.params.picks === 3 && v.params.risk === 'medium')!.value).toBe(pct(mean(kenoDistribution({ risk: 'medium', picks: 3 }))));
+    expect(by.keno!.variants!.find((v) => v.params.picks === 3 && v.params.risk === 'medium')!.value).toBe(
+      pct(mean(kenoDistribution({ risk: 'medium', picks: 3 }))),
+    );
     for (const g of ['dice', 'limbo', 'mines', 'blackjack']) expect(by[g]!.variants, g).toBeUndefined();
   });
 
@@ -101,7 +122,9 @@ describe('GET /api/games', () => {
     const op = doc.paths['/api/games'].get;
     expect(op.parameters).toEqual([expect.objectContaining({ name: 'operatorId', in: 'query', required: true })]);
     const answer = op.responses['200'].content['application/json'].schema;
-    expect(answer.properties.games.items.required).toEqual(expect.arrayContaining(['gameType', 'name', 'kind', 'rtp', 'minBet', 'stakeStep', 'launchModes', 'languages', 'thumbnailUrl']));
+    expect(answer.properties.games.items.required).toEqual(
+      expect.arrayContaining(['gameType', 'name', 'kind', 'rtp', 'minBet', 'stakeStep', 'launchModes', 'languages', 'thumbnailUrl']),
+    );
     expect(answer.properties.games.items.properties.minBet.type).toBe('number');
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/static'))).toBe(false);
     expect(doc.paths['/wallet-openapi.json']).toBeDefined();

@@ -9,12 +9,20 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 let t: TestApp;
 const sessionOf = async (playerRef: string, launchMode = 'lobby') => {
   const launch = await t.app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId: 'demo-usd', playerRef, gameType: 'dice', launchMode } });
-  const session = await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId: 'demo-usd', launchToken: launch.json().launchToken, launchMode } });
+  const session = await t.app.inject({
+    method: 'POST',
+    url: '/api/sessions',
+    payload: { operatorId: 'demo-usd', launchToken: launch.json().launchToken, launchMode },
+  });
   return session.json().sessionId as string;
 };
 let k = 0;
 const bet = (sessionId: string, gameType = 'dice') =>
-  t.app.inject({ method: 'POST', url: '/api/bets', payload: { sessionId, gameType, amount: 1, idempotencyKey: `pb-${++k}`, params: gameType === 'dice' ? { target: 50, direction: 'over' } : { target: 2 } } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/bets',
+    payload: { sessionId, gameType, amount: 1, idempotencyKey: `pb-${++k}`, params: gameType === 'dice' ? { target: 50, direction: 'over' } : { target: 2 } },
+  });
 const list = (q: string) => t.app.inject({ method: 'GET', url: `/api/player/bets?${q}` });
 
 beforeAll(async () => {
@@ -28,7 +36,12 @@ describe('GET /api/player/bets', () => {
     const alice2 = await sessionOf('pb-alice');
     const bob = await sessionOf('pb-bob');
     const ids: string[] = [];
-    for (const [s, g] of [[alice1, 'dice'], [alice2, 'limbo'], [alice1, 'dice']] as const) ids.push((await bet(s, g)).json().roundId);
+    for (const [s, g] of [
+      [alice1, 'dice'],
+      [alice2, 'limbo'],
+      [alice1, 'dice'],
+    ] as const)
+      ids.push((await bet(s, g)).json().roundId);
     const bobRound = (await bet(bob)).json().roundId;
 
     const res = await list(`sessionId=${alice2}`);
@@ -58,7 +71,11 @@ describe('GET /api/player/bets', () => {
   it('shows the server seed once rotated, and an open Mines round without its mines', async () => {
     const s = await sessionOf('pb-carol');
     const settled = (await bet(s)).json().roundId;
-    const mines = await t.app.inject({ method: 'POST', url: '/api/mines/rounds', payload: { sessionId: s, amount: 1, idempotencyKey: `pb-m-${++k}`, mineCount: 3 } });
+    const mines = await t.app.inject({
+      method: 'POST',
+      url: '/api/mines/rounds',
+      payload: { sessionId: s, amount: 1, idempotencyKey: `pb-m-${++k}`, mineCount: 3 },
+    });
     expect(mines.json().roundStatus).toBe('active');
     let bets = (await list(`sessionId=${s}`)).json().bets;
     expect(bets[0].roundStatus).toBe('active');
@@ -67,8 +84,13 @@ describe('GET /api/player/bets', () => {
     // settle the mines round (reveal until bust or cash out), then rotate
     let r = mines.json();
     for (let tile = 0; r.roundStatus === 'active' && tile < 25; tile++) {
-      r = (await t.app.inject({ method: 'POST', url: `/api/mines/rounds/${r.roundId}/reveal`, payload: { sessionId: s, tile, idempotencyKey: `pb-r-${++k}` } })).json();
-      if (r.roundStatus === 'active') r = (await t.app.inject({ method: 'POST', url: `/api/mines/rounds/${r.roundId}/cashout`, payload: { sessionId: s, idempotencyKey: `pb-c-${++k}` } })).json();
+      r = (
+        await t.app.inject({ method: 'POST', url: `/api/mines/rounds/${r.roundId}/reveal`, payload: { sessionId: s, tile, idempotencyKey: `pb-r-${++k}` } })
+      ).json();
+      if (r.roundStatus === 'active')
+        r = (
+          await t.app.inject({ method: 'POST', url: `/api/mines/rounds/${r.roundId}/cashout`, payload: { sessionId: s, idempotencyKey: `pb-c-${++k}` } })
+        ).json();
     }
     const rotate = await t.app.inject({ method: 'POST', url: '/api/fairness/rotate', payload: { sessionId: s } });
     expect(rotate.statusCode, rotate.body).toBe(200);

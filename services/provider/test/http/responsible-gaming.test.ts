@@ -28,7 +28,15 @@ const PROFILE_RG = {
   ...RULES,
   realityCheckMinutes: 120,
   jurisdictions: {
-    gb: { autobet: 'limited', autobetMaxRounds: 100, autobetRequiresLossLimit: true, minRoundIntervalMs: 2500, realityCheckMinutes: 60, showNetPosition: true, showElapsedTime: true },
+    gb: {
+      autobet: 'limited',
+      autobetMaxRounds: 100,
+      autobetRequiresLossLimit: true,
+      minRoundIntervalMs: 2500,
+      realityCheckMinutes: 60,
+      showNetPosition: true,
+      showElapsedTime: true,
+    },
     CA: { autobet: 'disabled' },
     'CA-ON': { showNetPosition: true },
     FR: { autobet: 'disabled' },
@@ -61,7 +69,11 @@ afterAll(async () => {
 });
 
 /** A casino player with a jurisdiction (and refusals), and a session. */
-async function rgPlayer(playerRef: string, settings: Record<string, unknown> = {}, opts: { operatorId?: string; gameType?: string; launchMode?: 'single' | 'lobby' } = {}) {
+async function rgPlayer(
+  playerRef: string,
+  settings: Record<string, unknown> = {},
+  opts: { operatorId?: string; gameType?: string; launchMode?: 'single' | 'lobby' } = {},
+) {
   const operatorId = opts.operatorId ?? OP;
   w.casino.createPlayer({ playerRef, balance: '1000', currency: 'USD', responsibleGaming: settings });
   const launchToken = w.casino.issueLaunchToken(playerRef, { operatorId });
@@ -70,9 +82,17 @@ async function rgPlayer(playerRef: string, settings: Record<string, unknown> = {
 }
 
 const diceBet = (p: Player, extra: Record<string, unknown> = {}, key = newKey('rg')) =>
-  w.call('POST', '/api/bets', { sessionId: p.sessionId, gameType: 'dice', amount: 1, idempotencyKey: key, params: { target: 50.5, direction: 'over' }, ...extra });
+  w.call('POST', '/api/bets', {
+    sessionId: p.sessionId,
+    gameType: 'dice',
+    amount: 1,
+    idempotencyKey: key,
+    params: { target: 50.5, direction: 'over' },
+    ...extra,
+  });
 
-const roundsOf = async (playerRef: string) => Number((await w.t.services.db('rounds').where({ player_ref: playerRef }).count<{ n: string }[]>({ n: '*' }))[0]!.n);
+const roundsOf = async (playerRef: string) =>
+  Number((await w.t.services.db('rounds').where({ player_ref: playerRef }).count<{ n: string }[]>({ n: '*' }))[0]!.n);
 const debitsOf = (playerRef: string) => w.casino.transactions().filter((tx) => tx.playerRef === playerRef && tx.type === 'debit').length;
 const debitRequests = () => w.casino.requests().filter((r) => r.path === '/wallet/debit').length;
 
@@ -80,15 +100,40 @@ describe('the OpenAPI document', () => {
   it('names the two refusals, casinoMessage, the rules of a session, autobet on round starts and the profile field', async () => {
     const doc = await w.call('GET', '/openapi.json');
     expect(doc.status).toBe(200);
-    for (const name of ['AUTOBET_DISABLED', 'ROUND_TOO_FAST', 'casinoMessage', 'minRoundIntervalMs', 'realityCheckMinutes', 'showNetPosition', 'showElapsedTime', 'autobetRequiresLossLimit', 'autobetMaxRounds', 'jurisdictions', 'jurisdiction', 'responsibleGaming']) {
+    for (const name of [
+      'AUTOBET_DISABLED',
+      'ROUND_TOO_FAST',
+      'casinoMessage',
+      'minRoundIntervalMs',
+      'realityCheckMinutes',
+      'showNetPosition',
+      'showElapsedTime',
+      'autobetRequiresLossLimit',
+      'autobetMaxRounds',
+      'jurisdictions',
+      'jurisdiction',
+      'responsibleGaming',
+    ]) {
       expect(doc.text, name).toContain(`"${name}"`);
     }
-    const paths = doc.body.paths as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> }; responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }> }>>;
+    const paths = doc.body.paths as Record<
+      string,
+      Record<
+        string,
+        {
+          requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
+          responses: Record<string, { content?: Record<string, { schema: { properties?: Record<string, unknown> } }> }>;
+        }
+      >
+    >;
     for (const path of ['/api/bets', '/api/mines/rounds', '/api/blackjack/rounds']) {
       expect(Object.keys(paths[path]!.post!.requestBody!.content['application/json']!.schema.properties ?? {}), path).toContain('autobet');
     }
     // the session answer is the named schema Session (a component since issue 24)
-    const session = paths['/api/sessions']!.post!.responses['200']!.content!['application/json']!.schema as { $ref?: string; properties?: Record<string, unknown> };
+    const session = paths['/api/sessions']!.post!.responses['200']!.content!['application/json']!.schema as {
+      $ref?: string;
+      properties?: Record<string, unknown>;
+    };
     const components = (doc.body.components as { schemas: Record<string, { properties?: Record<string, unknown> }> }).schemas;
     expect(Object.keys((session.$ref ? components[session.$ref.replace('#/components/schemas/', '')] : session)?.properties ?? {})).toContain('rules');
   });
@@ -97,7 +142,17 @@ describe('the OpenAPI document', () => {
 describe('the profile field responsibleGaming', () => {
   it('is stored through the admin API with its defaults, jurisdiction codes upper-cased, and read back by the admin and public reads', async () => {
     const admin = await w.call('GET', `/api/admin/operators/${OP}`, undefined, adminHeaders);
-    expect(admin.body.responsibleGaming).toEqual({ ...PROFILE_RG, jurisdictions: { GB: PROFILE_RG.jurisdictions.gb, CA: { autobet: 'disabled' }, 'CA-ON': { showNetPosition: true }, FR: { autobet: 'disabled' }, MT: { minRoundIntervalMs: 60_000 }, NL: { minRoundIntervalMs: 300 } } });
+    expect(admin.body.responsibleGaming).toEqual({
+      ...PROFILE_RG,
+      jurisdictions: {
+        GB: PROFILE_RG.jurisdictions.gb,
+        CA: { autobet: 'disabled' },
+        'CA-ON': { showNetPosition: true },
+        FR: { autobet: 'disabled' },
+        MT: { minRoundIntervalMs: 60_000 },
+        NL: { minRoundIntervalMs: 300 },
+      },
+    });
     const pub = await w.call('GET', `/api/operators/${OP}/config`);
     expect((pub.body.responsibleGaming as { jurisdictions: Record<string, unknown> }).jurisdictions.GB).toEqual(PROFILE_RG.jurisdictions.gb);
     // absent: null, today's behaviour
@@ -158,7 +213,12 @@ describe('the effective rules of a session', () => {
     expect(lobby.s.body.rules).toMatchObject({ autobet: 'limited', jurisdiction: 'GB' });
     // a switch (CONTRACT.md §14) is a POST /api/sessions naming the session it replaces
     const token = w.casino.issueLaunchToken('plain-gb', { operatorId: OP });
-    const switched = await w.call('POST', '/api/sessions', { operatorId: OP, launchToken: token, gameType: 'dice', switchFromSessionId: plain.player.sessionId });
+    const switched = await w.call('POST', '/api/sessions', {
+      operatorId: OP,
+      launchToken: token,
+      gameType: 'dice',
+      switchFromSessionId: plain.player.sessionId,
+    });
     expect(switched.status, switched.text).toBe(200);
     expect(switched.body.rules).toMatchObject({ autobet: 'limited', minRoundIntervalMs: 2500, jurisdiction: 'GB' });
   });
@@ -179,7 +239,13 @@ describe('round starts', () => {
     expect(byHand.status, byHand.text).toBe(200);
     // Mines and Blackjack starts take the flag too
     const mines = await rgPlayer('fr-mines', { jurisdiction: 'FR' }, { gameType: 'mines' });
-    const m = await w.call('POST', '/api/mines/rounds', { sessionId: mines.player.sessionId, amount: 1, mineCount: 3, idempotencyKey: newKey('m'), autobet: true });
+    const m = await w.call('POST', '/api/mines/rounds', {
+      sessionId: mines.player.sessionId,
+      amount: 1,
+      mineCount: 3,
+      idempotencyKey: newKey('m'),
+      autobet: true,
+    });
     expect(m.body.code).toBe('AUTOBET_DISABLED');
     const bj = await rgPlayer('fr-bj', { jurisdiction: 'FR' }, { gameType: 'blackjack' });
     const b = await w.call('POST', '/api/blackjack/rounds', { sessionId: bj.player.sessionId, amount: 1, idempotencyKey: newKey('b'), autobet: true });
@@ -224,7 +290,11 @@ describe('round starts', () => {
     try {
       const { player } = await rgPlayer('mt-pods', { jurisdiction: 'MT' });
       expect((await diceBet(player)).status).toBe(200);
-      const res = await pod2.app.inject({ method: 'POST', url: '/api/bets', payload: { sessionId: player.sessionId, gameType: 'dice', amount: 1, idempotencyKey: newKey('pod2'), params: { target: 50.5, direction: 'over' } } });
+      const res = await pod2.app.inject({
+        method: 'POST',
+        url: '/api/bets',
+        payload: { sessionId: player.sessionId, gameType: 'dice', amount: 1, idempotencyKey: newKey('pod2'), params: { target: 50.5, direction: 'over' } },
+      });
       expect(res.json().code).toBe('ROUND_TOO_FAST');
       expect(await roundsOf('mt-pods')).toBe(1);
     } finally {
@@ -284,7 +354,12 @@ describe('casinoMessage', () => {
   });
 
   it('validate-session and balance refusals carry it; a self-excluded player’s session is refused with the casino’s text', async () => {
-    w.casino.createPlayer({ playerRef: 'excluded', balance: '10', currency: 'USD', responsibleGaming: { refusals: { 'validate-session': { status: 403, code: 'SELF_EXCLUDED', message: 'You are self-excluded until 1 March.' } } } });
+    w.casino.createPlayer({
+      playerRef: 'excluded',
+      balance: '10',
+      currency: 'USD',
+      responsibleGaming: { refusals: { 'validate-session': { status: 403, code: 'SELF_EXCLUDED', message: 'You are self-excluded until 1 March.' } } },
+    });
     const token = w.casino.issueLaunchToken('excluded', { operatorId: OP });
     const s = await w.call('POST', '/api/sessions', { operatorId: OP, launchToken: token, gameType: 'dice' });
     expect(s.status).toBe(502);
@@ -302,7 +377,15 @@ describe('casinoMessage', () => {
 
   it('protocol refusals (SIGNATURE_*, IDEMPOTENCY_CONFLICT) never carry one, whatever their body', async () => {
     const { player } = await rgPlayer('protocol');
-    w.casino.setResponsibleGaming({ playerRef: 'protocol' }, { refusals: { balance: { status: 401, code: 'SIGNATURE_INVALID', message: 'click here' }, debit: { code: 'IDEMPOTENCY_CONFLICT', message: 'click here' } } });
+    w.casino.setResponsibleGaming(
+      { playerRef: 'protocol' },
+      {
+        refusals: {
+          balance: { status: 401, code: 'SIGNATURE_INVALID', message: 'click here' },
+          debit: { code: 'IDEMPOTENCY_CONFLICT', message: 'click here' },
+        },
+      },
+    );
     const bal = await w.call('GET', `/api/balance?sessionId=${player.sessionId}`);
     expect(bal.status).toBe(502);
     expect(bal.body.casinoCode).toBe('SIGNATURE_INVALID');

@@ -101,7 +101,9 @@ describe('session lifetimes', () => {
     // ending again finds nothing open
     expect((await endSessions(w, 'op-end', { operatorId: 'op-end', playerRef: 'end-a' })).body).toEqual({ ended: 0 });
     // the stored end is final (a database rule)
-    await expect(w.t.services.db('sessions').where({ session_id: p.sessionId }).update({ ended_at: null, ended_reason: null })).rejects.toThrow(/sessions_end_is_final/);
+    await expect(w.t.services.db('sessions').where({ session_id: p.sessionId }).update({ ended_at: null, ended_reason: null })).rejects.toThrow(
+      /sessions_end_is_final/,
+    );
 
     // a new session of the player sees the round and cashes it out (or busts): one credit either way
     const next = await w.newSession(p, { gameType: 'mines', launchMode: 'single' });

@@ -8,7 +8,9 @@ let t: TestApp;
 let casino: ReferenceCasino;
 
 beforeAll(async () => {
-  casino = await startReferenceCasino({ operators: { 'cas-doge': { secret: SECRET, currency: 'DOGE', decimals: 8 }, 'cas-usd': { secret: SECRET, currency: 'USD', decimals: 2 } } });
+  casino = await startReferenceCasino({
+    operators: { 'cas-doge': { secret: SECRET, currency: 'DOGE', decimals: 8 }, 'cas-usd': { secret: SECRET, currency: 'USD', decimals: 2 } },
+  });
   t = await createTestApp();
   for (const [id, currency] of [
     ['cas-doge', 'DOGE'],
@@ -18,7 +20,15 @@ beforeAll(async () => {
       method: 'PUT',
       url: `/api/admin/operators/${id}`,
       headers: adminHeaders,
-      payload: { currency, callbackBaseUrl: casino.url, sharedSecret: SECRET, minBet: 0.01, stakeStep: 0.01, maxPayout: 1000000, enabledGames: ['dice', 'limbo'] },
+      payload: {
+        currency,
+        callbackBaseUrl: casino.url,
+        sharedSecret: SECRET,
+        minBet: 0.01,
+        stakeStep: 0.01,
+        maxPayout: 1000000,
+        enabledGames: ['dice', 'limbo'],
+      },
     });
     expect(res.statusCode).toBe(201);
   }
@@ -38,10 +48,20 @@ describe('sessions on an HTTP casino', () => {
     const res = await createSession('cas-doge', token, { gameType: 'limbo' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.body).toContain('"balance":123456789012345.12345678');
-    expect(res.json()).toMatchObject({ operatorId: 'cas-doge', playerRef: 'whale', displayName: 'Whale', currency: 'DOGE', gameType: 'limbo', launchMode: 'single' });
+    expect(res.json()).toMatchObject({
+      operatorId: 'cas-doge',
+      playerRef: 'whale',
+      displayName: 'Whale',
+      currency: 'DOGE',
+      gameType: 'limbo',
+      launchMode: 'single',
+    });
     const bal = await t.app.inject({ method: 'GET', url: `/api/balance?sessionId=${res.json().sessionId}` });
     expect(bal.body).toBe('{"balance":123456789012345.12345678,"currency":"DOGE"}');
-    const paths = casino.requests().filter((r) => r.operatorId === 'cas-doge').map((r) => [r.path, r.status]);
+    const paths = casino
+      .requests()
+      .filter((r) => r.operatorId === 'cas-doge')
+      .map((r) => [r.path, r.status]);
     expect(paths).toEqual([
       ['/wallet/validate-session', 200],
       ['/wallet/balance', 200],

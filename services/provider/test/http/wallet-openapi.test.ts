@@ -54,14 +54,18 @@ describe('the wallet interface as OpenAPI 3.1', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(['/wallet/balance', '/wallet/credit', '/wallet/debit', '/wallet/rollback', '/wallet/validate-session']);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     for (const [path, item] of Object.entries(doc.paths as Record<string, any>)) {
-      const headers = (item.post.parameters as { name: string; in: string; required: boolean }[]).filter((h) => h.in === 'header' && h.required).map((h) => h.name);
+      const headers = (item.post.parameters as { name: string; in: string; required: boolean }[])
+        .filter((h) => h.in === 'header' && h.required)
+        .map((h) => h.name);
       const money = !path.endsWith('validate-session') && !path.endsWith('balance');
       expect(headers.sort(), path).toEqual(['X-Nonce', 'X-Operator-Id', 'X-Signature', 'X-Timestamp', ...(money ? ['X-Idempotency-Key'] : [])].sort());
       expect(Object.keys(item.post.responses), path).toEqual(expect.arrayContaining(['200', '400', '401', ...(money ? ['409'] : [])]));
     }
     expect(doc.info.description).toContain('METHOD + "\\n" + PATH + "\\n" + X-Timestamp + "\\n" + X-Nonce + "\\n" + RAW_BODY');
     expect(doc.components.securitySchemes.hmacSignature).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-Signature' });
-    expect(doc.components.schemas.WalletError.properties.code.examples).toEqual(expect.arrayContaining(['INSUFFICIENT_FUNDS', 'SIGNATURE_STALE', 'IDEMPOTENCY_CONFLICT']));
+    expect(doc.components.schemas.WalletError.properties.code.examples).toEqual(
+      expect.arrayContaining(['INSUFFICIENT_FUNDS', 'SIGNATURE_STALE', 'IDEMPOTENCY_CONFLICT']),
+    );
   });
 
   it('every request the provider sends (settled bets, a rolled-back bet, Mines, a lobby session) and every answer validate against it', async () => {
@@ -95,22 +99,71 @@ describe('the wallet interface as OpenAPI 3.1', () => {
   it("the reference casino's refusals validate against the documented error answers", async () => {
     const send = async (path: string, body: object, o: { key?: string; timestamp?: number } = {}) => {
       const raw = JSON.stringify(body);
-      const headers = signRequest({ operatorId: 'op-wo', secret: secretOf('op-wo'), method: 'POST', path, body: raw, ...(o.key ? { idempotencyKey: o.key } : {}), ...(o.timestamp ? { timestamp: o.timestamp } : {}) });
+      const headers = signRequest({
+        operatorId: 'op-wo',
+        secret: secretOf('op-wo'),
+        method: 'POST',
+        path,
+        body: raw,
+        ...(o.key ? { idempotencyKey: o.key } : {}),
+        ...(o.timestamp ? { timestamp: o.timestamp } : {}),
+      });
       const res = await fetch(`${w.casino.url}${path}`, { method: 'POST', headers, body: raw });
       return { status: res.status, text: await res.text() };
     };
-    const money = (roundId: string, amount: number, currency = 'USD') => ({ operatorId: 'op-wo', playerRef: p.playerRef, launchToken: p.launchToken, gameType: 'dice', roundId, amount, currency });
+    const money = (roundId: string, amount: number, currency = 'USD') => ({
+      operatorId: 'op-wo',
+      playerRef: p.playerRef,
+      launchToken: p.launchToken,
+      gameType: 'dice',
+      roundId,
+      amount,
+      currency,
+    });
     const cases = [
       [await send('/wallet/validate-session', { operatorId: 'op-wo', launchToken: 'lt_unknown', gameType: 'dice' }), 200],
       [await send('/wallet/debit', money('wo-r1', 1_000_000), { key: 'wo-r1:debit' }), 400, 'INSUFFICIENT_FUNDS'],
       [await send('/wallet/debit', money('wo-r2', 1, 'EUR'), { key: 'wo-r2:debit' }), 400, 'CURRENCY_MISMATCH'],
-      [await send('/wallet/balance', { operatorId: 'op-wo', playerRef: p.playerRef, gameType: 'dice', currency: 'USD' }, { timestamp: Math.floor(Date.now() / 1000) - 3600 }), 401, 'SIGNATURE_STALE'],
+      [
+        await send(
+          '/wallet/balance',
+          { operatorId: 'op-wo', playerRef: p.playerRef, gameType: 'dice', currency: 'USD' },
+          { timestamp: Math.floor(Date.now() / 1000) - 3600 },
+        ),
+        401,
+        'SIGNATURE_STALE',
+      ],
       [await send('/wallet/credit', money('wo-r3', 1), { key: 'wo-r3:credit' }), 200],
       [await send('/wallet/credit', money('wo-r3', 2), { key: 'wo-r3:credit' }), 409, 'IDEMPOTENCY_CONFLICT'],
-      [await send('/wallet/rollback', { operatorId: 'op-wo', playerRef: p.playerRef, gameType: 'dice', roundId: 'wo-r4', debitIdempotencyKey: 'wo-r4:debit', amount: 1, currency: 'USD', reason: 'debit timed out' }, { key: 'wo-r4:debit:rollback' }), 200],
+      [
+        await send(
+          '/wallet/rollback',
+          {
+            operatorId: 'op-wo',
+            playerRef: p.playerRef,
+            gameType: 'dice',
+            roundId: 'wo-r4',
+            debitIdempotencyKey: 'wo-r4:debit',
+            amount: 1,
+            currency: 'USD',
+            reason: 'debit timed out',
+          },
+          { key: 'wo-r4:debit:rollback' },
+        ),
+        200,
+      ],
       [await send('/wallet/debit', money('wo-r4', 1), { key: 'wo-r4:debit' }), 400, 'DEBIT_ROLLED_BACK'],
     ] as const;
-    const paths = ['/wallet/validate-session', '/wallet/debit', '/wallet/debit', '/wallet/balance', '/wallet/credit', '/wallet/credit', '/wallet/rollback', '/wallet/debit'];
+    const paths = [
+      '/wallet/validate-session',
+      '/wallet/debit',
+      '/wallet/debit',
+      '/wallet/balance',
+      '/wallet/credit',
+      '/wallet/credit',
+      '/wallet/rollback',
+      '/wallet/debit',
+    ];
     cases.forEach(([answer, status, code], i) => {
       expect(answer.status, answer.text).toBe(status);
       if (code) expect(JSON.parse(answer.text).code).toBe(code);

@@ -6,7 +6,6 @@ import { adminHeaders, CRON_SECRET, type TestApp } from '../helpers/app.js';
 import { get, key, post, type Res } from '../helpers/requests.js';
 export { get, key, post, type Res };
 
-
 /** A demo-operator session of `playerRef` (single-game Mines launch unless told otherwise). */
 export async function demoSession(t: TestApp, playerRef: string, gameType = 'mines'): Promise<string> {
   const launch = await post(t, '/sandbox/launch', { operatorId: 'demo-usd', playerRef, gameType });

@@ -35,7 +35,11 @@ afterAll(async () => {
 });
 
 /** The casino's own record of a round: `type:amount` in minor units. */
-const ledgerOf = (roundId: string) => casino.transactions().filter((x) => x.roundId === roundId).map((x) => `${x.type}:${x.amount}`);
+const ledgerOf = (roundId: string) =>
+  casino
+    .transactions()
+    .filter((x) => x.roundId === roundId)
+    .map((x) => `${x.type}:${x.amount}`);
 
 describe('end to end over HTTP', () => {
   it('start → reveal → cashout: the casino books one debit and one credit', async () => {
@@ -49,7 +53,10 @@ describe('end to end over HTTP', () => {
     expect(final).toMatchObject({ roundStatus: 'cashed_out', balance: 101.25, bet: { payout: 11.25, multiplier: 1.125 } });
     expect(ledgerOf(started.roundId)).toEqual(['debit:1000', 'credit:1125']);
     expect(casino.balanceOf('c-happy', 'USD')).toBe(10_125n);
-    const keys = casino.transactions().filter((x) => x.roundId === started.roundId).map((x) => x.idempotencyKey);
+    const keys = casino
+      .transactions()
+      .filter((x) => x.roundId === started.roundId)
+      .map((x) => x.idempotencyKey);
     expect(keys).toEqual([debitKey(started.roundId), creditKey(started.roundId)]);
     expect(final.casinoTransactions.credit).toBe(casino.transactions().find((x) => x.idempotencyKey === creditKey(started.roundId))?.casinoTransactionId);
   });
@@ -261,7 +268,10 @@ describe('abandoned rounds (policy `cashout`, after 24 h idle by default)', () =
     const recent = await startOk(t, fresh, { amount: 2 });
     await reveal(t, fresh, recent.roundId, (await safeTilesOf(t, recent.roundId))[0]!);
 
-    await t.services.db('rounds').whereIn('round_id', [played.roundId, untouched.roundId]).update({ updated_at: t.services.db.raw("now() - interval '25 hours'") });
+    await t.services
+      .db('rounds')
+      .whereIn('round_id', [played.roundId, untouched.roundId])
+      .update({ updated_at: t.services.db.raw("now() - interval '25 hours'") });
     const run = await cron(t, OP);
     expect(run.statusCode, run.body).toBe(200);
     expect(run.json().items).toContainEqual({ roundId: played.roundId, operation: 'credit', outcome: 'succeeded' });

@@ -298,7 +298,13 @@ describe('provable fairness', () => {
 describe('interface description', () => {
   it('/openapi.json lists the Mines endpoints', async () => {
     const paths = Object.keys((await get(t, '/openapi.json')).json().paths);
-    for (const p of ['/api/mines/rounds', '/api/mines/rounds/active', '/api/mines/rounds/{roundId}', '/api/mines/rounds/{roundId}/reveal', '/api/mines/rounds/{roundId}/cashout']) {
+    for (const p of [
+      '/api/mines/rounds',
+      '/api/mines/rounds/active',
+      '/api/mines/rounds/{roundId}',
+      '/api/mines/rounds/{roundId}/reveal',
+      '/api/mines/rounds/{roundId}/cashout',
+    ]) {
       expect(paths).toContain(p);
     }
   });

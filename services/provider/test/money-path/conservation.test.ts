@@ -146,11 +146,13 @@ describe('money conservation under random wallet faults', () => {
     // every round is final
     for (const r of rounds) expect(['settled', 'cancelled', 'error'], r.round_id).toContain(r.status);
     // every callback is confirmed, or a debit that failed for good
-    const open = await db('wallet_callbacks').where({ operator_id: 'op-cons' }).andWhere((q) => {
-      q.where('callback_status', 'pending').orWhere((q2) => {
-        q2.where('callback_status', 'failed').whereNot('operation', 'debit');
+    const open = await db('wallet_callbacks')
+      .where({ operator_id: 'op-cons' })
+      .andWhere((q) => {
+        q.where('callback_status', 'pending').orWhere((q2) => {
+          q2.where('callback_status', 'failed').whereNot('operation', 'debit');
+        });
       });
-    });
     expect(open).toEqual([]);
 
     const ledger = w.casino.transactions().filter((tx) => tx.operatorId === 'op-cons');
@@ -164,7 +166,9 @@ describe('money conservation under random wallet faults', () => {
     for (const id of byRound.keys()) expect(roundIds.has(id), `ledger round ${id} unknown to the service`).toBe(true);
 
     const callbacks = await db('wallet_callbacks').where({ operator_id: 'op-cons', callback_status: 'succeeded' });
-    const txIdOf = new Map<string, string>(callbacks.map((c: { idempotency_key: string; casino_transaction_id: string }) => [c.idempotency_key, c.casino_transaction_id]));
+    const txIdOf = new Map<string, string>(
+      callbacks.map((c: { idempotency_key: string; casino_transaction_id: string }) => [c.idempotency_key, c.casino_transaction_id]),
+    );
 
     const log = w.casino.requests();
     const expected = new Map<string, bigint>(players.map((p) => [p.playerRef, START_BALANCE]));

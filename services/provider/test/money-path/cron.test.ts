@@ -114,16 +114,28 @@ describe('what one call retries', () => {
     const deps = w.t.services.money;
     const session = await deps.sessions.get(deps.db, a1.sessionId);
     const operator = await operatorFor(deps, 'op-a');
-    const opened = await openRound(deps, { session, operator, gameType: 'dice', amount: 100n, params: { target: 50, direction: 'over' }, clientSeed: undefined }, { claim: null, funding: PAID });
+    const opened = await openRound(
+      deps,
+      { session, operator, gameType: 'dice', amount: 100n, params: { target: 50, direction: 'over' }, clientSeed: undefined },
+      { claim: null, funding: PAID },
+    );
     const roundId = opened.round.roundId;
     // not yet: its lease runs
     expect(idsOf(summary(await w.cron()))).not.toContain(roundId);
-    await deps.db('rounds').where({ round_id: roundId }).update({ lease_until: new Date(Date.now() - 1000) });
+    await deps
+      .db('rounds')
+      .where({ round_id: roundId })
+      .update({ lease_until: new Date(Date.now() - 1000) });
     const res = summary(await w.cron());
     expect(res.items).toEqual([{ roundId, operation: 'rollback', outcome: 'succeeded' }]);
     expect(await w.dbRound(roundId)).toMatchObject({ status: 'cancelled' });
     // the unanswered debit is recorded the same way as a Blackjack extra debit left by a stopped worker (one rule, money-path/extra-debits.ts)
-    expect(await deps.db('wallet_callbacks').where({ idempotency_key: `${roundId}:debit` }).first()).toMatchObject({ callback_status: 'failed', error_code: 'CASINO_TIMEOUT' });
+    expect(
+      await deps
+        .db('wallet_callbacks')
+        .where({ idempotency_key: `${roundId}:debit` })
+        .first(),
+    ).toMatchObject({ callback_status: 'failed', error_code: 'CASINO_TIMEOUT' });
     expect(w.ledger(roundId).map((tx) => [tx.type, tx.amount])).toEqual([['rollback', 0n]]);
     // the debit the dead worker never sent arrives now: refused
     const late = await deps.wallet.call(operator, '/wallet/debit', deps.box.open(opened.debit!.requestBodyEnc), opened.debit!.idempotencyKey);
@@ -153,7 +165,7 @@ describe('duplicate invocations are safe (endpoint rule 9)', () => {
 });
 
 describe('a new session of the player also runs its retries', () => {
-  it('retries that player\'s pending credits and rollbacks in the background, and nobody else\'s', async () => {
+  it("retries that player's pending credits and rollbacks in the background, and nobody else's", async () => {
     const credit = await pendingCredit(a1);
     const rollback = await pendingRollback(a1);
     const other = await pendingCredit(a2);
@@ -174,7 +186,11 @@ describe('in production (NODE_ENV=production)', () => {
   let prod: TestApp | undefined;
   afterAll(async () => prod?.close());
   const prodCron = (app: TestApp, query = '') =>
-    app.app.inject({ method: 'GET', url: `/api/cron/wallet-retries${query ? `?${query}` : ''}`, headers: { authorization: 'Bearer test-cron-secret-0123456789' } });
+    app.app.inject({
+      method: 'GET',
+      url: `/api/cron/wallet-retries${query ? `?${query}` : ''}`,
+      headers: { authorization: 'Bearer test-cron-secret-0123456789' },
+    });
 
   it('a call without operatorId and without READINESS_OPERATOR_ID is WALLET_RETRY_OPERATOR_REQUIRED; with operatorId it runs for that operator', async () => {
     const ra = await pendingCredit(a1);
@@ -195,7 +211,11 @@ describe('in production (NODE_ENV=production)', () => {
   it('without operatorId the call is scoped to READINESS_OPERATOR_ID, not to every operator', async () => {
     const ra = await pendingCredit(a2);
     const rb = await pendingCredit(b1);
-    prod = await createTestApp({ databaseUrl: w.t.config.databaseUrl, env: { NODE_ENV: 'production', READINESS_OPERATOR_ID: 'op-a' }, httpTransport: loopbackTransport() });
+    prod = await createTestApp({
+      databaseUrl: w.t.config.databaseUrl,
+      env: { NODE_ENV: 'production', READINESS_OPERATOR_ID: 'op-a' },
+      httpTransport: loopbackTransport(),
+    });
     const res = await prodCron(prod);
     expect(res.statusCode).toBe(200);
     expect(res.json().items).toEqual([{ roundId: ra, operation: 'credit', outcome: 'succeeded' }]);
@@ -207,10 +227,20 @@ describe('in production (NODE_ENV=production)', () => {
   it('production accepts only https:// callback bases', async () => {
     const app = prod!;
     const profile = { currency: 'USD', sharedSecret: secretOf('op-x'), minBet: 0.1, stakeStep: 0.01, maxPayout: 100 };
-    const http = await app.app.inject({ method: 'PUT', url: '/api/admin/operators/op-x', headers: adminHeaders, payload: { ...profile, callbackBaseUrl: 'http://casino.example' } });
+    const http = await app.app.inject({
+      method: 'PUT',
+      url: '/api/admin/operators/op-x',
+      headers: adminHeaders,
+      payload: { ...profile, callbackBaseUrl: 'http://casino.example' },
+    });
     expect(http.statusCode).toBe(400);
     expect(http.json().code).toBe('VALIDATION_ERROR');
-    const https = await app.app.inject({ method: 'PUT', url: '/api/admin/operators/op-x', headers: adminHeaders, payload: { ...profile, callbackBaseUrl: 'https://casino.example/wallet-api' } });
+    const https = await app.app.inject({
+      method: 'PUT',
+      url: '/api/admin/operators/op-x',
+      headers: adminHeaders,
+      payload: { ...profile, callbackBaseUrl: 'https://casino.example/wallet-api' },
+    });
     expect(https.statusCode).toBe(201);
   });
 });

@@ -56,8 +56,18 @@ describe('session and game checks (endpoint rules 3 and 4)', () => {
 
   it('disabling a game after the session started refuses the next bet of it', async () => {
     const single = await w.player('rules-disabled', { operatorId: 'op-rules', launchMode: 'single', gameType: 'plinko' });
-    const profile = { currency: 'USD', callbackBaseUrl: w.casino.url, sharedSecret: secretOf('op-rules'), minBet: 0.1, maxBet: 50, stakeStep: 0.05, maxPayout: 5000 };
-    expect((await w.call('PUT', '/api/admin/operators/op-rules', { ...profile, enabledGames: ['dice', 'limbo', 'mines', 'blackjack'] }, adminHeaders)).status).toBe(200);
+    const profile = {
+      currency: 'USD',
+      callbackBaseUrl: w.casino.url,
+      sharedSecret: secretOf('op-rules'),
+      minBet: 0.1,
+      maxBet: 50,
+      stakeStep: 0.05,
+      maxPayout: 5000,
+    };
+    expect(
+      (await w.call('PUT', '/api/admin/operators/op-rules', { ...profile, enabledGames: ['dice', 'limbo', 'mines', 'blackjack'] }, adminHeaders)).status,
+    ).toBe(200);
     try {
       const res = await w.bet(single, 'plinko', 1, { rows: 8 });
       expect(res.body.code).toBe('GAME_DISABLED');
@@ -119,7 +129,13 @@ describe('amounts (CONTRACT.md §2, §3)', () => {
   });
 
   it('an amount sent as a string is a VALIDATION_ERROR (no coercion)', async () => {
-    const res = await w.call('POST', '/api/bets', { sessionId: lobby.sessionId, gameType: 'dice', amount: '1', idempotencyKey: newKey(), params: { target: 50, direction: 'over' } });
+    const res = await w.call('POST', '/api/bets', {
+      sessionId: lobby.sessionId,
+      gameType: 'dice',
+      amount: '1',
+      idempotencyKey: newKey(),
+      params: { target: 50, direction: 'over' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
   });
@@ -129,7 +145,13 @@ describe('amounts (CONTRACT.md §2, §3)', () => {
     const res = await w.call(
       'POST',
       '/api/bets',
-      rawJson({ sessionId: p.sessionId, gameType: 'dice', amount: '@@123456789012345.12345678', idempotencyKey: newKey(), params: { target: 50, direction: 'under' } }),
+      rawJson({
+        sessionId: p.sessionId,
+        gameType: 'dice',
+        amount: '@@123456789012345.12345678',
+        idempotencyKey: newKey(),
+        params: { target: 50, direction: 'under' },
+      }),
     );
     expect(res.status, res.text).toBe(200);
     expect(res.text).toContain('"amount":123456789012345.12345678');
@@ -142,7 +164,11 @@ describe('amounts (CONTRACT.md §2, §3)', () => {
 
   it('1e-8 BTC converts exactly to one satoshi', async () => {
     const p = await w.player('rules-btc', { operatorId: 'op-btc', balance: '0.00000002' });
-    const res = await w.call('POST', '/api/bets', `{"sessionId":"${p.sessionId}","gameType":"dice","amount":1e-8,"idempotencyKey":"${newKey()}","params":{"target":50,"direction":"under"}}`);
+    const res = await w.call(
+      'POST',
+      '/api/bets',
+      `{"sessionId":"${p.sessionId}","gameType":"dice","amount":1e-8,"idempotencyKey":"${newKey()}","params":{"target":50,"direction":"under"}}`,
+    );
     expect(res.status, res.text).toBe(200);
     expect(res.text).toContain('"amount":0.00000001');
     expect(w.ledger(res.body.roundId!).find((tx) => tx.type === 'debit')?.amount).toBe(1n);

@@ -10,7 +10,9 @@ import { newKey, startWorld, type Player, type World } from '../helpers/casino.j
 let w: World;
 let p: Player;
 beforeAll(async () => {
-  w = await startWorld([{ operatorId: 'op-fail', minBet: 0.1, stakeStep: 0.01, maxPayout: 100_000 }, { operatorId: 'op-circuit' }], { env: { CALLBACK_TIMEOUT_MS: '300' } });
+  w = await startWorld([{ operatorId: 'op-fail', minBet: 0.1, stakeStep: 0.01, maxPayout: 100_000 }, { operatorId: 'op-circuit' }], {
+    env: { CALLBACK_TIMEOUT_MS: '300' },
+  });
   p = await w.player('fail-1', { balance: '1000' });
 });
 afterEach(() => w.casino.clearFaults());
@@ -44,7 +46,11 @@ describe('settlement fails after a successful debit (endpoint rule 2)', () => {
     expect(w.balance(p)).toBe(before);
 
     const stored = await w.round(roundId);
-    expect(stored.body).toMatchObject({ roundId, roundStatus: 'cancelled', casinoTransactions: { debit: ledger[0]!.casinoTransactionId, rollback: ledger[1]!.casinoTransactionId, credit: null } });
+    expect(stored.body).toMatchObject({
+      roundId,
+      roundStatus: 'cancelled',
+      casinoTransactions: { debit: ledger[0]!.casinoTransactionId, rollback: ledger[1]!.casinoTransactionId, credit: null },
+    });
     expect((stored.body.casinoCallbackAudit as Audit[]).map((a) => [a.idempotencyKey, a.callbackStatus])).toEqual([
       [`${roundId}:debit`, 'succeeded'],
       [`${roundId}:debit:rollback`, 'succeeded'],
@@ -217,7 +223,7 @@ describe('credits and rollbacks are retried with the same key until the casino c
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({ roundStatus: 'credit_pending', result: { roll: expect.any(Number) } });
     const roundId = res.body.roundId!;
-    const payout = BigInt(Math.round(((res.body.bet as { payout: number }).payout) * 100));
+    const payout = BigInt(Math.round((res.body.bet as { payout: number }).payout * 100));
     expect(w.ledger(roundId).map((tx) => tx.type)).toEqual(['debit']);
     expect((await auditOf(roundId))[1]).toMatchObject({ idempotencyKey: `${roundId}:credit`, attemptCount: 2, callbackStatus: 'pending', statusCode: 503 });
     // the key answers the round as it is now

@@ -14,7 +14,19 @@ beforeAll(async () => {
 });
 afterAll(async () => w?.close());
 
-type Audit = { method: string; path: string; url: string; idempotencyKey: string; attemptCount: number; requestBody: Record<string, unknown>; responseBody: Record<string, unknown>; statusCode: number; callbackStatus: string; errorMessage: string | null; createdAt: string };
+type Audit = {
+  method: string;
+  path: string;
+  url: string;
+  idempotencyKey: string;
+  attemptCount: number;
+  requestBody: Record<string, unknown>;
+  responseBody: Record<string, unknown>;
+  statusCode: number;
+  callbackStatus: string;
+  errorMessage: string | null;
+  createdAt: string;
+};
 
 const cases: [string, Record<string, unknown>, string[]][] = [
   ['dice', { target: 50.5, direction: 'over' }, ['roll', 'target', 'direction', 'winChance']],
@@ -28,7 +40,15 @@ describe('a settled bet of each game', () => {
     const before = w.balance(p);
     const res = await w.bet(p, gameType, 2.5, params);
     expect(res.status, res.text).toBe(200);
-    const bet = res.body as { roundId: string; roundStatus: string; bet: Record<string, unknown>; result: Record<string, unknown>; fairness: Record<string, unknown>; casinoTransactions: Record<string, unknown>; balance: number };
+    const bet = res.body as {
+      roundId: string;
+      roundStatus: string;
+      bet: Record<string, unknown>;
+      result: Record<string, unknown>;
+      fairness: Record<string, unknown>;
+      casinoTransactions: Record<string, unknown>;
+      balance: number;
+    };
     expect(bet.roundStatus).toBe('settled');
     expect(bet.bet).toMatchObject({ gameType, amount: 2.5, currency: 'USD', params, operatorId: 'op-games', playerRef: p.playerRef });
     expect(Object.keys(bet.result).sort()).toEqual([...resultFields].sort());

@@ -31,12 +31,25 @@ beforeAll(async () => {
 });
 afterAll(async () => w?.close());
 
-type Row = { type: string; roundId: string; operatorId: string; playerRef: string; gameType: string; amount: number; currency: string; casinoTransactionId: string | null; idempotencyKey: string; status: string; createdAt: string };
+type Row = {
+  type: string;
+  roundId: string;
+  operatorId: string;
+  playerRef: string;
+  gameType: string;
+  amount: number;
+  currency: string;
+  casinoTransactionId: string | null;
+  idempotencyKey: string;
+  status: string;
+  createdAt: string;
+};
 const rowsOf = (res: { body: unknown }) => (res.body as { rows: Row[] }).rows;
-const signedGet = (operatorId: string, target: string, opts: Parameters<typeof operatorSigned>[3] = {}) => w.call('GET', target, undefined, operatorSigned(operatorId, 'GET', target, opts));
+const signedGet = (operatorId: string, target: string, opts: Parameters<typeof operatorSigned>[3] = {}) =>
+  w.call('GET', target, undefined, operatorSigned(operatorId, 'GET', target, opts));
 
 describe('the platform administrator', () => {
-  it('reads every operator\'s rows with the admin token; no token is 401 UNAUTHORIZED', async () => {
+  it("reads every operator's rows with the admin token; no token is 401 UNAUTHORIZED", async () => {
     const res = await w.call('GET', '/api/reconciliation?limit=500', undefined, adminHeaders);
     expect(res.status).toBe(200);
     const rows = rowsOf(res);
@@ -70,7 +83,11 @@ describe('the platform administrator', () => {
     const credit = rows.find((r) => r.idempotencyKey === `${settled}:credit`)!;
     expect(credit).toMatchObject({ type: 'credit', casinoTransactionId: ledger[1]!.casinoTransactionId, amount: Number(ledger[1]!.amount) / 100 });
     expect(rows.find((r) => r.idempotencyKey === `${rounds.cancelled}:debit:rollback`)).toMatchObject({ type: 'rollback', amount: 2, status: 'succeeded' });
-    expect(rows.find((r) => r.idempotencyKey === `${rounds.pending}:credit`)).toMatchObject({ type: 'credit_pending', status: 'pending', casinoTransactionId: null });
+    expect(rows.find((r) => r.idempotencyKey === `${rounds.pending}:credit`)).toMatchObject({
+      type: 'credit_pending',
+      status: 'pending',
+      casinoTransactionId: null,
+    });
   });
 
   it('filters by type', async () => {
@@ -113,7 +130,7 @@ describe('the platform administrator', () => {
 });
 
 describe('a casino backend signing with its operator secret (CONTRACT.md §6)', () => {
-  it('reads only its own operator\'s rows, the request target (query string included) signed', async () => {
+  it("reads only its own operator's rows, the request target (query string included) signed", async () => {
     const res = await signedGet('op-r1', '/api/reconciliation?limit=500');
     expect(res.status, res.text).toBe(200);
     const rows = rowsOf(res);
@@ -169,7 +186,7 @@ describe('a casino backend signing with its operator secret (CONTRACT.md §6)', 
     expect(res.body.code).toBe('SIGNATURE_REQUIRED');
   });
 
-  it('GET /api/bets/{roundId} signed by the round\'s operator answers it; by another operator 403 FORBIDDEN', async () => {
+  it("GET /api/bets/{roundId} signed by the round's operator answers it; by another operator 403 FORBIDDEN", async () => {
     const target = `/api/bets/${rounds.settled[0]}`;
     const own = await signedGet('op-r1', target);
     expect(own.status).toBe(200);
@@ -188,7 +205,11 @@ describe('a casino backend signing with its operator secret (CONTRACT.md §6)', 
   it('a pending credit row becomes a credit row once the retry confirms it', async () => {
     await w.cron('limit=10');
     const rows = rowsOf(await signedGet('op-r1', '/api/reconciliation?limit=500'));
-    expect(rows.find((r) => r.idempotencyKey === `${rounds.pending}:credit`)).toMatchObject({ type: 'credit', status: 'succeeded', casinoTransactionId: expect.any(String) });
+    expect(rows.find((r) => r.idempotencyKey === `${rounds.pending}:credit`)).toMatchObject({
+      type: 'credit',
+      status: 'succeeded',
+      casinoTransactionId: expect.any(String),
+    });
     expect(rows.filter((r) => r.type.endsWith('_pending'))).toEqual([]);
   });
 });

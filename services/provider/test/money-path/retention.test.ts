@@ -17,9 +17,13 @@ beforeAll(async () => {
 afterAll(async () => w?.close());
 
 const db = () => w.t.services.db;
-const records = async (operatorId: string) => (await db()('idempotency_records').where({ operator_id: operatorId }).orderBy('id')) as { idempotency_key: string; round_id: string | null }[];
+const records = async (operatorId: string) =>
+  (await db()('idempotency_records').where({ operator_id: operatorId }).orderBy('id')) as { idempotency_key: string; round_id: string | null }[];
 /** Backdates a record past the retention period (7 days by default). */
-const age = (key: string, days: number) => db()('idempotency_records').where({ idempotency_key: key }).update({ created_at: db().raw(`now() - interval '${days} days'`) });
+const age = (key: string, days: number) =>
+  db()('idempotency_records')
+    .where({ idempotency_key: key })
+    .update({ created_at: db().raw(`now() - interval '${days} days'`) });
 
 describe('idempotency records are kept for IDEMPOTENCY_RETENTION_HOURS (7 days by default)', () => {
   it('the cron pass removes the old records of finished work, of its operator only; an open round keeps its record; a recent key still replays', async () => {

@@ -10,7 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { startWorld, type Player, type World } from '../helpers/casino.js';
 
-const FAST = { WALLET_RETRY_SCHEDULER: 'on', WALLET_RETRY_BACKOFF_S: '1,1,2', WALLET_RETRY_TICK_MS: '100', WALLET_RETRY_PROBE_S: '1', WALLET_RETRY_PER_OPERATOR: '5' };
+const FAST = {
+  WALLET_RETRY_SCHEDULER: 'on',
+  WALLET_RETRY_BACKOFF_S: '1,1,2',
+  WALLET_RETRY_TICK_MS: '100',
+  WALLET_RETRY_PROBE_S: '1',
+  WALLET_RETRY_PER_OPERATOR: '5',
+};
 
 let w: World;
 let second: TestApp;
@@ -38,7 +44,10 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
 
 /** Intervals [receivedAt, answered] of one key's requests at the casino must not overlap. */
 function overlaps(key: string): string[] {
-  const reqs = w.requestsOf(key).map((r) => [Date.parse(r.receivedAt), Date.parse(r.time)] as const).sort((a, b) => a[0] - b[0]);
+  const reqs = w
+    .requestsOf(key)
+    .map((r) => [Date.parse(r.receivedAt), Date.parse(r.time)] as const)
+    .sort((a, b) => a[0] - b[0]);
   const found: string[] = [];
   for (let i = 1; i < reqs.length; i++) if (reqs[i]![0] < reqs[i - 1]![1]) found.push(`${key}: ${reqs[i - 1]!.join('-')} and ${reqs[i]!.join('-')}`);
   return found;
@@ -92,7 +101,10 @@ describe('pending credits settle by themselves', () => {
   it('pending rollbacks too', async () => {
     // this pod's circuit may still be open from the outage above (the other pod's retries closed only its own)
     await until('the circuit of this pod closed', async () => !w.t.services.wallet.circuitOpen('sched-a'));
-    w.casino.setFaults([{ path: '/wallet/rollback', kind: 'status', status: 503 }, { path: '/wallet/debit', kind: 'status', status: 503, times: 2 }]);
+    w.casino.setFaults([
+      { path: '/wallet/rollback', kind: 'status', status: 503 },
+      { path: '/wallet/debit', kind: 'status', status: 503, times: 2 },
+    ]);
     const res = await w.bet(pl, 'dice', 1, { target: 50, direction: 'over' });
     expect(res.body.roundStatus, res.text).toBe('rollback_pending');
     const key = `${res.body.roundId}:debit:rollback`;

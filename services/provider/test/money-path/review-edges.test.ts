@@ -15,7 +15,12 @@ beforeAll(async () => {
 afterAll(async () => w?.close());
 
 const put = (operatorId: string, body: Record<string, unknown>) =>
-  w.call('PUT', `/api/admin/operators/${operatorId}`, { callbackBaseUrl: w.casino.url, sharedSecret: secretOf(operatorId), minBet: 0.1, stakeStep: 0.01, maxPayout: 10_000, ...body }, adminHeaders);
+  w.call(
+    'PUT',
+    `/api/admin/operators/${operatorId}`,
+    { callbackBaseUrl: w.casino.url, sharedSecret: secretOf(operatorId), minBet: 0.1, stakeStep: 0.01, maxPayout: 10_000, ...body },
+    adminHeaders,
+  );
 
 describe("a profile's currency (every record and limit of a session is in its one currency)", () => {
   it('cannot change once the profile has sessions: the admin PUT is CURRENCY_MISMATCH and nothing changes', async () => {
@@ -79,7 +84,11 @@ describe('every answer to a POST of a round carries the latest casino balance (C
       const action = result.actions.includes('insurance') ? null : 'stand';
       const res = action
         ? await w.call('POST', `/api/blackjack/rounds/${start.body.roundId}/${action}`, { sessionId: p.sessionId, idempotencyKey: newKey() })
-        : await w.call('POST', `/api/blackjack/rounds/${start.body.roundId}/insurance`, { sessionId: p.sessionId, idempotencyKey: newKey(), takeInsurance: false });
+        : await w.call('POST', `/api/blackjack/rounds/${start.body.roundId}/insurance`, {
+            sessionId: p.sessionId,
+            idempotencyKey: newKey(),
+            takeInsurance: false,
+          });
       expect(res.status).toBe(200);
       expect(res.body.balance).toBe(Number(w.balance(p)) / 100);
       if (res.body.roundStatus === 'active') {

@@ -43,7 +43,9 @@ describe('callbacks are signed with the shared operator secret', () => {
       expect(Math.abs(nowS - Number(ts))).toBeLessThanOrEqual(5);
       const nonce = header(r, 'x-nonce')!;
       expect(nonce).toMatch(NONCE_PATTERN);
-      const expected = createHmac('sha256', secretOf('op-tap')).update(`POST\n${interfacePath(r)}\n${ts}\n${nonce}\n${r.body}`, 'utf8').digest('hex');
+      const expected = createHmac('sha256', secretOf('op-tap'))
+        .update(`POST\n${interfacePath(r)}\n${ts}\n${nonce}\n${r.body}`, 'utf8')
+        .digest('hex');
       expect(header(r, 'x-signature')).toBe(expected);
       expect(r.status).toBe(200);
     }
@@ -64,7 +66,7 @@ describe('callbacks are signed with the shared operator secret', () => {
     expect(new Set(nonces).size).toBe(nonces.length);
   });
 
-  it('a profile whose secret is not the casino\'s is refused by the casino (it verifies signatures)', async () => {
+  it("a profile whose secret is not the casino's is refused by the casino (it verifies signatures)", async () => {
     const put = await w.call(
       'PUT',
       '/api/admin/operators/op-tap',
@@ -95,7 +97,15 @@ describe('X-Idempotency-Key on money-changing callbacks', () => {
     const credit = tapped(`${roundId}:credit`);
     expect(debit.map(interfacePath)).toEqual(['/wallet/debit']);
     expect(credit.map(interfacePath)).toEqual(['/wallet/credit']);
-    expect(JSON.parse(debit[0]!.body)).toMatchObject({ operatorId: 'op-tap', playerRef: p.playerRef, launchToken: p.launchToken, gameType: 'limbo', roundId, amount: 1, currency: 'USD' });
+    expect(JSON.parse(debit[0]!.body)).toMatchObject({
+      operatorId: 'op-tap',
+      playerRef: p.playerRef,
+      launchToken: p.launchToken,
+      gameType: 'limbo',
+      roundId,
+      amount: 1,
+      currency: 'USD',
+    });
     for (const r of tap.requests.filter((x) => /validate-session|balance/.test(x.url))) expect(header(r, 'x-idempotency-key')).toBeUndefined();
   });
 
@@ -121,7 +131,15 @@ describe('X-Idempotency-Key on money-changing callbacks', () => {
     const rollback = tapped(`${roundId}:debit:rollback`);
     expect(rollback.map(interfacePath)).toEqual(['/wallet/rollback']);
     const body = JSON.parse(rollback[0]!.body) as Record<string, unknown>;
-    expect(body).toMatchObject({ operatorId: 'op-tap', playerRef: p.playerRef, gameType: 'dice', roundId, debitIdempotencyKey: `${roundId}:debit`, amount: 1, currency: 'USD' });
+    expect(body).toMatchObject({
+      operatorId: 'op-tap',
+      playerRef: p.playerRef,
+      gameType: 'dice',
+      roundId,
+      debitIdempotencyKey: `${roundId}:debit`,
+      amount: 1,
+      currency: 'USD',
+    });
     expect(typeof body.reason).toBe('string');
     expect(body).not.toHaveProperty('launchToken');
   });

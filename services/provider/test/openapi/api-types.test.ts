@@ -16,7 +16,10 @@ import { PUBLIC_ROUND_STATUSES, ROUND_STATUSES } from '../../src/rounds/round-st
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const API = path.resolve(HERE, '../../api');
 type Schema = { enum?: string[]; anyOf?: { $ref: string }[]; properties?: Record<string, { $ref?: string }> };
-const doc = JSON.parse(readFileSync(path.join(API, 'openapi.json'), 'utf8')) as { components: { schemas: Record<string, Schema> }; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>> };
+const doc = JSON.parse(readFileSync(path.join(API, 'openapi.json'), 'utf8')) as {
+  components: { schemas: Record<string, Schema> };
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>;
+};
 const schemas = doc.components.schemas;
 
 describe('the named schemas of /openapi.json', () => {
@@ -30,7 +33,9 @@ describe('the named schemas of /openapi.json', () => {
   });
 
   it("documents a game's params as the union of every game's params schema", () => {
-    expect(schemas.GameParams!.anyOf!.map((r) => r.$ref)).toEqual(GAME_TYPES.map((g) => `#/components/schemas/${g.charAt(0).toUpperCase()}${g.slice(1)}Params`));
+    expect(schemas.GameParams!.anyOf!.map((r) => r.$ref)).toEqual(
+      GAME_TYPES.map((g) => `#/components/schemas/${g.charAt(0).toUpperCase()}${g.slice(1)}Params`),
+    );
     for (const g of GAME_TYPES) expect(schemas[`${g.charAt(0).toUpperCase()}${g.slice(1)}Params`], g).toBeTruthy();
     expect(schemas.Round!.properties!.roundStatus!.$ref).toBe('#/components/schemas/RoundStatus');
   });

@@ -14,14 +14,20 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 let t: TestApp;
-let doc: { openapi: string; info: { version: string }; paths: Record<string, Record<string, Record<string, unknown>>>; components: { securitySchemes: Record<string, unknown> } };
+let doc: {
+  openapi: string;
+  info: { version: string };
+  paths: Record<string, Record<string, Record<string, unknown>>>;
+  components: { securitySchemes: Record<string, unknown> };
+};
 beforeAll(async () => {
   t = await createTestApp();
   doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
 });
 afterAll(async () => t?.close());
 
-const operations = () => Object.entries(doc.paths).flatMap(([p, ops]) => Object.entries(ops).map(([method, op]) => ({ id: `${method.toUpperCase()} ${p}`, op })));
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([p, ops]) => Object.entries(ops).map(([method, op]) => ({ id: `${method.toUpperCase()} ${p}`, op })));
 
 describe('the machine-readable interface', () => {
   it('is OpenAPI 3.1, version 0.1.0, with every route but itself and static files', () => {
@@ -52,7 +58,16 @@ describe('the machine-readable interface', () => {
     expect(byId['GET /api/cron/wallet-retries']!.security).toEqual([{ cronSecret: [] }]);
     expect(byId['GET /api/reconciliation']!.security).toHaveLength(2);
     expect(byId['POST /api/bets']!.security).toEqual([]);
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['adminToken', 'cronSecret', 'csrfToken', 'operatorId', 'operatorNonce', 'operatorSignature', 'operatorTimestamp', 'staffSession']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      'adminToken',
+      'cronSecret',
+      'csrfToken',
+      'operatorId',
+      'operatorNonce',
+      'operatorSignature',
+      'operatorTimestamp',
+      'staffSession',
+    ]);
   });
 
   it('passes `redocly lint` (recommended rules) with no error', () => {
@@ -60,8 +75,15 @@ describe('the machine-readable interface', () => {
     const file = path.join(dir, 'openapi.json');
     writeFileSync(file, JSON.stringify(doc));
     if (process.env.OPENAPI_OUT) writeFileSync(process.env.OPENAPI_OUT, JSON.stringify(doc, null, 2));
-    const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--format=json'], { encoding: 'utf8', cwd: dir, timeout: 60_000 });
-    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[] };
+    const run = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', file, '--format=json'], {
+      encoding: 'utf8',
+      cwd: dir,
+      timeout: 60_000,
+    });
+    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+    };
     const errors = report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     expect(errors).toEqual([]);
     expect(report.totals.errors).toBe(0);

@@ -66,7 +66,10 @@ describe('/metrics', () => {
     expect(delta('gp_bet_stake_minor_units_total', { game: 'dice', currency: 'USD' })).toBe(125);
     expect(delta('gp_bet_stake_minor_units_total', { game: 'limbo', currency: 'USD' })).toBe(50);
     const payouts = [first, second].reduce((sum, a) => sum + Math.round(Number((a.body.bet as { payout: number }).payout) * 100), 0);
-    expect(delta('gp_bet_payout_minor_units_total', { game: 'dice', currency: 'USD' }) + delta('gp_bet_payout_minor_units_total', { game: 'limbo', currency: 'USD' })).toBe(payouts);
+    expect(
+      delta('gp_bet_payout_minor_units_total', { game: 'dice', currency: 'USD' }) +
+        delta('gp_bet_payout_minor_units_total', { game: 'limbo', currency: 'USD' }),
+    ).toBe(payouts);
     expect(delta('gp_rounds_total', { game: 'dice', status: 'settled' })).toBe(1);
     expect(delta('gp_rounds_total', { game: 'mines', status: 'busted' })).toBe(mineHit ? 1 : 0);
     expect(sample(text, 'gp_rounds_open', { game: 'mines', status: 'active' })).toBe(mineHit ? 0 : 1);
@@ -87,7 +90,9 @@ describe('/metrics', () => {
     expect((await w.cron('operatorId=op-metrics&limit=10')).body.succeeded).toBe(1);
     const after = await scrape();
     expect(sample(after, 'gp_wallet_retries_pending', { operator: 'op-metrics', operation: 'credit' })).toBe(0);
-    expect(sample(after, 'gp_rounds_total', { game: 'dice', status: 'settled' }) - sample(text, 'gp_rounds_total', { game: 'dice', status: 'settled' })).toBe(1);
+    expect(sample(after, 'gp_rounds_total', { game: 'dice', status: 'settled' }) - sample(text, 'gp_rounds_total', { game: 'dice', status: 'settled' })).toBe(
+      1,
+    );
   });
 
   it('is served on its own listener, GET /metrics only', async () => {

@@ -16,7 +16,9 @@ import { runCli } from '../helpers/cli.js';
 import { adminUrl, databaseUrl } from '../helpers/env.js';
 
 /** The migrations of this build, in order. */
-const MIGRATIONS = readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.js')).sort();
+const MIGRATIONS = readdirSync(MIGRATIONS_DIR)
+  .filter((f) => f.endsWith('.js'))
+  .sort();
 
 const created: string[] = [];
 

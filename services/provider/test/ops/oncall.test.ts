@@ -25,7 +25,11 @@ const sink = new Writable({
 
 beforeAll(async () => {
   tap = await startTap();
-  w = await startWorld([{ operatorId: 'op-oncall', callbackBaseUrl: tap.url }, { operatorId: 'op-quiet' }], { env: { LOG_LEVEL: 'info' }, logger: { stream: sink }, requestLogging: true });
+  w = await startWorld([{ operatorId: 'op-oncall', callbackBaseUrl: tap.url }, { operatorId: 'op-quiet' }], {
+    env: { LOG_LEVEL: 'info' },
+    logger: { stream: sink },
+    requestLogging: true,
+  });
   tap.target = w.casino.url;
 });
 afterAll(async () => {
@@ -70,7 +74,7 @@ describe('metrics an on-call needs', () => {
     }
   });
 
-  it('counts the casinos\' refusals by their code, apart from the outcome', async () => {
+  it("counts the casinos' refusals by their code, apart from the outcome", async () => {
     const p = await w.player('refused-a', { operatorId: 'op-oncall', balance: '5.00' });
     const poor = await w.player('refused-b', { operatorId: 'op-oncall', balance: '0.50' });
     const before = await scrape();
@@ -86,14 +90,17 @@ describe('metrics an on-call needs', () => {
     expect(delta({ operator: 'op-oncall', operation: 'debit', code: 'INSUFFICIENT_FUNDS' })).toBe(1);
   });
 
-  it('reports the age of the oldest pending credit, and each retry pass\'s claimed, settled and failed rounds', async () => {
+  it("reports the age of the oldest pending credit, and each retry pass's claimed, settled and failed rounds", async () => {
     const p = await w.player('pending-a', { operatorId: 'op-oncall' });
     w.casino.setFaults([{ path: '/wallet/credit', kind: 'status', status: 503, times: 2, operatorId: 'op-oncall' }]);
     const bet = await w.bet(p, 'dice', '0.10', { target: 50, direction: 'over' });
     w.casino.clearFaults();
     expect(bet.body.roundStatus).toBe('credit_pending');
     // The credit was first sent two hours ago (its wallet_callbacks row, backdated): the age follows it.
-    await w.t.services.db('wallet_callbacks').where({ round_id: bet.body.roundId, operation: 'credit' }).update({ created_at: w.t.services.db.raw("now() - interval '2 hours'") });
+    await w.t.services
+      .db('wallet_callbacks')
+      .where({ round_id: bet.body.roundId, operation: 'credit' })
+      .update({ created_at: w.t.services.db.raw("now() - interval '2 hours'") });
     let text = await scrape();
     const age = value(text, 'gp_wallet_retries_oldest_pending_seconds', { operator: 'op-oncall', operation: 'credit' });
     expect(age).toBeGreaterThanOrEqual(7200);
@@ -122,10 +129,15 @@ describe('metrics an on-call needs', () => {
 });
 
 describe('X-Request-Id to the casino, tracing off', () => {
-  it('every callback carries the request\'s id (the caller\'s X-Request-Id when it sent one); the retries of a pass carry one too', async () => {
+  it("every callback carries the request's id (the caller's X-Request-Id when it sent one); the retries of a pass carry one too", async () => {
     const p = await w.player('reqid-a', { operatorId: 'op-oncall' });
     tap.requests.length = 0;
-    const res = await w.call('POST', '/api/bets', { sessionId: p.sessionId, gameType: 'dice', amount: 1, params: { target: 50, direction: 'over' }, idempotencyKey: newKey() }, { 'x-request-id': 'casino-trace-0042' });
+    const res = await w.call(
+      'POST',
+      '/api/bets',
+      { sessionId: p.sessionId, gameType: 'dice', amount: 1, params: { target: 50, direction: 'over' }, idempotencyKey: newKey() },
+      { 'x-request-id': 'casino-trace-0042' },
+    );
     expect(res.status).toBe(200);
     const calls = tap.requests.filter((r) => r.url.includes('/wallet/'));
     expect(calls.map((r) => r.url.replace(/^.*\/wallet\//, ''))).toEqual(['debit', 'credit']);
@@ -155,12 +167,24 @@ describe('logs', () => {
     const roundId = String(bet.body.roundId);
     const events = json().filter((l) => l.event === 'wallet_callback');
     expect(events).toHaveLength(1); // the debit was a plain success: no event
-    expect(events[0]).toMatchObject({ level: 40, operatorId: 'op-oncall', roundId, operation: 'credit', attempt: 2, httpStatus: 503, errorCode: 'CASINO_HTTP_RETRYABLE', outcome: 'retryable_status', idempotencyKey: `${roundId}:credit` });
+    expect(events[0]).toMatchObject({
+      level: 40,
+      operatorId: 'op-oncall',
+      roundId,
+      operation: 'credit',
+      attempt: 2,
+      httpStatus: 503,
+      errorCode: 'CASINO_HTTP_RETRYABLE',
+      outcome: 'retryable_status',
+      idempotencyKey: `${roundId}:credit`,
+    });
     expect(typeof events[0]!.latencyMs).toBe('number');
     expect(events[0]!.reqId).toBeTruthy();
 
     // The request's own line: 200, and it names the operator and the round.
-    const access = json().find((l) => l.msg === 'request completed' && (l.req as { url?: string } | undefined)?.url === '/api/bets' && l.reqId === events[0]!.reqId);
+    const access = json().find(
+      (l) => l.msg === 'request completed' && (l.req as { url?: string } | undefined)?.url === '/api/bets' && l.reqId === events[0]!.reqId,
+    );
     expect(access).toMatchObject({ operatorId: 'op-oncall', roundId });
 
     // A refusal: the casino's code in the event, the error code on the request's line.
@@ -170,12 +194,19 @@ describe('logs', () => {
     w.casino.clearFaults();
     expect(refused.body.code).toBe('CASINO_HTTP_ERROR');
     const refusal = json().find((l) => l.event === 'wallet_callback');
-    expect(refusal).toMatchObject({ operatorId: 'op-oncall', operation: 'debit', attempt: 1, httpStatus: 403, casinoCode: 'ACCOUNT_FROZEN', outcome: 'refused' });
+    expect(refusal).toMatchObject({
+      operatorId: 'op-oncall',
+      operation: 'debit',
+      attempt: 1,
+      httpStatus: 403,
+      casinoCode: 'ACCOUNT_FROZEN',
+      outcome: 'refused',
+    });
     const line = json().find((l) => l.msg === 'request completed' && l.reqId === refusal!.reqId);
     expect(line).toMatchObject({ operatorId: 'op-oncall', roundId: refusal!.roundId, errorCode: 'CASINO_HTTP_ERROR' });
   });
 
-  it('a 5xx answer\'s warn line has one msg key, the error code and the error text', async () => {
+  it("a 5xx answer's warn line has one msg key, the error code and the error text", async () => {
     const p = await w.player('logs-b', { operatorId: 'op-oncall' });
     lines.length = 0;
     w.casino.setFaults([{ path: '/wallet/debit', kind: 'status', status: 503, times: 2, operatorId: 'op-oncall' }]);

@@ -51,7 +51,11 @@ const net = require('node:net');
 
 it('starts a throw-away PostgreSQL and Redis when none answers, passes them to the command, and stops them after', async () => {
   const [pgPort, redisPort] = [await freePort(), await freePort()];
-  const r = await run(['node', '-e', PROBE], { TEST_DATABASE_URL: `postgres://postgres@127.0.0.1:${pgPort}/postgres`, TEST_REDIS_URL: `redis://127.0.0.1:${redisPort}`, NODE_PATH: path.join(ROOT, 'node_modules') });
+  const r = await run(['node', '-e', PROBE], {
+    TEST_DATABASE_URL: `postgres://postgres@127.0.0.1:${pgPort}/postgres`,
+    TEST_REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    NODE_PATH: path.join(ROOT, 'node_modules'),
+  });
   expect(r.code, r.stderr).toBe(0);
   const seen = JSON.parse(r.stdout.trim().split('\n').pop()!) as { db: string; redis: string; v: string; pong: string };
   expect(seen.pong).toBe('+PONG');
@@ -73,7 +77,11 @@ it('passes the exit code of the command through and leaves running servers alone
 
 it('where PostgreSQL and Redis are neither running nor installed, says in one line how to get them and fails', async () => {
   const [pgPort, redisPort] = [await freePort(), await freePort()];
-  const r = await run(['node', '-e', 'process.exit(0)'], { TEST_SERVICES_PATH: '/nonexistent', TEST_DATABASE_URL: `postgres://postgres@127.0.0.1:${pgPort}/postgres`, TEST_REDIS_URL: `redis://127.0.0.1:${redisPort}` });
+  const r = await run(['node', '-e', 'process.exit(0)'], {
+    TEST_SERVICES_PATH: '/nonexistent',
+    TEST_DATABASE_URL: `postgres://postgres@127.0.0.1:${pgPort}/postgres`,
+    TEST_REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+  });
   expect(r.code).toBe(1);
   const lines = r.stderr.trim().split('\n');
   expect(lines).toHaveLength(1);

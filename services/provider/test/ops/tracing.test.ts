@@ -50,7 +50,12 @@ describe('spans of a bet', () => {
     exporter.reset();
     tap.requests.length = 0;
     const incomingTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const res = await w.call('POST', '/api/bets', { sessionId: p.sessionId, gameType: 'dice', amount: 1, params: { target: 50, direction: 'over' }, idempotencyKey: newKey() }, { traceparent: `00-${incomingTrace}-00f067aa0ba902b7-01` });
+    const res = await w.call(
+      'POST',
+      '/api/bets',
+      { sessionId: p.sessionId, gameType: 'dice', amount: 1, params: { target: 50, direction: 'over' }, idempotencyKey: newKey() },
+      { traceparent: `00-${incomingTrace}-00f067aa0ba902b7-01` },
+    );
     expect(res.status).toBe(200);
     const roundId = String(res.body.roundId);
     const spans = exporter.getFinishedSpans();

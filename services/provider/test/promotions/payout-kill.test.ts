@@ -44,7 +44,21 @@ async function startServer(env: Record<string, string>): Promise<{ base: string;
   if (!existsSync(server)) throw new Error('dist/server.js is missing: run npm run build');
   const child = spawn(process.execPath, [server], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'development', PORT: '0', METRICS_PORT: '0', DATABASE_URL: database.url, REDIS_URL, ADMIN_TOKEN, CRON_SECRET, SECRET_KEY, LOG_LEVEL: 'warn', WALLET_RETRY_SCHEDULER: 'off', WEBHOOKS: 'off', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'development',
+      PORT: '0',
+      METRICS_PORT: '0',
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      ADMIN_TOKEN,
+      CRON_SECRET,
+      SECRET_KEY,
+      LOG_LEVEL: 'warn',
+      WALLET_RETRY_SCHEDULER: 'off',
+      WEBHOOKS: 'off',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -61,7 +75,11 @@ async function startServer(env: Record<string, string>): Promise<{ base: string;
 }
 
 const call = async (base: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${base}${url}`, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown>, text };
 };
@@ -81,17 +99,39 @@ describe('a tournament payout survives a SIGKILL mid-payout', () => {
   it('pays each rank exactly once after a new process starts', { timeout: 120_000 }, async () => {
     const env = { PROMOTIONS: 'on', PROMOTION_TICK_MS: '100', PROMOTION_GRACE_S: '0' };
     const first = await startServer(env);
-    const put = await call(first.base, 'PUT', `/api/admin/operators/${OP}`, { currency: 'USD', callbackBaseUrl: casino.url, sharedSecret: secretOf(OP), minBet: 0.1, stakeStep: 0.01, maxPayout: 10000, enabledGames: ['dice'] }, admin);
+    const put = await call(
+      first.base,
+      'PUT',
+      `/api/admin/operators/${OP}`,
+      { currency: 'USD', callbackBaseUrl: casino.url, sharedSecret: secretOf(OP), minBet: 0.1, stakeStep: 0.01, maxPayout: 10000, enabledGames: ['dice'] },
+      admin,
+    );
     expect(put.status, put.text).toBe(201);
-    const created = await call(first.base, 'POST', '/api/promotions', { kind: 'tournament', operatorId: OP, scoring: 'wagered', prizes: [30, 20, 10], endsAt: new Date(Date.now() + 3_600_000).toISOString() }, admin);
+    const created = await call(
+      first.base,
+      'POST',
+      '/api/promotions',
+      { kind: 'tournament', operatorId: OP, scoring: 'wagered', prizes: [30, 20, 10], endsAt: new Date(Date.now() + 3_600_000).toISOString() },
+      admin,
+    );
     expect(created.status, created.text).toBe(201);
     const promoId = String(created.body.promoId);
 
     for (const [i, ref] of ['pk1', 'pk2', 'pk3'].entries()) {
       casino.createPlayer({ playerRef: ref, displayName: `Kill ${ref}`, balance: '100', currency: 'USD' });
-      const session = await call(first.base, 'POST', '/api/sessions', { operatorId: OP, launchToken: casino.issueLaunchToken(ref, { operatorId: OP }), gameType: 'dice' });
+      const session = await call(first.base, 'POST', '/api/sessions', {
+        operatorId: OP,
+        launchToken: casino.issueLaunchToken(ref, { operatorId: OP }),
+        gameType: 'dice',
+      });
       expect(session.status, session.text).toBe(200);
-      const bet = await call(first.base, 'POST', '/api/bets', { sessionId: session.body.sessionId, gameType: 'dice', amount: 3 - i, idempotencyKey: `pk-${ref}`, params: { target: 50, direction: 'over' } });
+      const bet = await call(first.base, 'POST', '/api/bets', {
+        sessionId: session.body.sessionId,
+        gameType: 'dice',
+        amount: 3 - i,
+        idempotencyKey: `pk-${ref}`,
+        params: { target: 50, direction: 'over' },
+      });
       expect(bet.status, bet.text).toBe(200);
     }
 
@@ -108,12 +148,19 @@ describe('a tournament payout survives a SIGKILL mid-payout', () => {
     await new Promise((r) => first.child.once('exit', r));
     expect(inFlight.prize).toBe(1);
     await sleep(1700); // the casino applies the held credit after its delay; nobody hears its answer
-    expect(casino.transactions().filter((t) => t.idempotencyKey.startsWith(`${promoId}:prize:`)).map((t) => t.idempotencyKey)).toEqual([`${promoId}:prize:1`]);
+    expect(
+      casino
+        .transactions()
+        .filter((t) => t.idempotencyKey.startsWith(`${promoId}:prize:`))
+        .map((t) => t.idempotencyKey),
+    ).toEqual([`${promoId}:prize:1`]);
     const pending = await db('promotion_awards').where({ promo_id: promoId, callback_status: 'pending' });
     expect(pending).toHaveLength(3);
 
     // the dead worker's lease runs out (time passes); a new process pays what is pending
-    await db('promotion_awards').where({ promo_id: promoId }).update({ lease_until: db.raw("now() - interval '1 second'") });
+    await db('promotion_awards')
+      .where({ promo_id: promoId })
+      .update({ lease_until: db.raw("now() - interval '1 second'") });
     const second = await startServer(env);
     await until('every award confirmed', async () => (await db('promotion_awards').where({ promo_id: promoId, callback_status: 'succeeded' })).length === 3);
     await sleep(500); // more passes: nothing is sent again

@@ -38,7 +38,15 @@ interface Proof {
 
 describe('prize drops', () => {
   it('draws qualifying bets under the committed seed, pays each prize once, and anyone recomputes the awards once the seed is revealed', async () => {
-    const created = await signed('POST', '/api/promotions', { kind: 'prize_drop', name: 'Drop & win', games: ['dice'], minBet: 0.5, prizes: [5, 3, 1], oneIn: 2, endsAt: inAnHour() });
+    const created = await signed('POST', '/api/promotions', {
+      kind: 'prize_drop',
+      name: 'Drop & win',
+      games: ['dice'],
+      minBet: 0.5,
+      prizes: [5, 3, 1],
+      oneIn: 2,
+      endsAt: inAnHour(),
+    });
     expect(created.status, created.text).toBe(201);
     const drop = created.body as { promoId: string; serverSeedHash: string };
     expect(created.body).toMatchObject({ kind: 'prize_drop', oneIn: 2, rule: 'prize-drop-v1', serverSeedRevealed: false });
@@ -57,8 +65,22 @@ describe('prize drops', () => {
     const limbo = await w.bet(p1, 'limbo', 1, { target: 2 });
     const rolledBack = await w.bet(p2, 'dice', 1, { target: 99, direction: 'over' });
     expect(rolledBack.body.roundStatus).toBe('cancelled');
-    const campaign = await signed('POST', '/api/free-bet-campaigns', { gameType: 'dice', amount: 1, betsPerPlayer: 1, playerRefs: [p2.playerRef], params: dice, expiresAt: inAnHour() });
-    const free = await w.call('POST', '/api/bets', { sessionId: p2.sessionId, gameType: 'dice', amount: 1, idempotencyKey: newKey('free'), params: dice, freeBetCampaignId: campaign.body.campaignId });
+    const campaign = await signed('POST', '/api/free-bet-campaigns', {
+      gameType: 'dice',
+      amount: 1,
+      betsPerPlayer: 1,
+      playerRefs: [p2.playerRef],
+      params: dice,
+      expiresAt: inAnHour(),
+    });
+    const free = await w.call('POST', '/api/bets', {
+      sessionId: p2.sessionId,
+      gameType: 'dice',
+      amount: 1,
+      idempotencyKey: newKey('free'),
+      params: dice,
+      freeBetCampaignId: campaign.body.campaignId,
+    });
     expect(free.status, free.text).toBe(200);
     const never = [small, limbo, rolledBack, free].map((r) => sha256(String(r.body.roundId)));
 
@@ -70,13 +92,24 @@ describe('prize drops', () => {
     for (const t of never) expect(running.entries.map((e) => e.ticket)).not.toContain(t);
 
     // the won-drop notice: the winner's panel lists the prize
-    const awards = (await signed('GET', `/api/promotions/${drop.promoId}/awards`)).body.awards as { prize: number; playerRef: string; roundId: string; amount: number; status: string; idempotencyKey: string }[];
+    const awards = (await signed('GET', `/api/promotions/${drop.promoId}/awards`)).body.awards as {
+      prize: number;
+      playerRef: string;
+      roundId: string;
+      amount: number;
+      status: string;
+      idempotencyKey: string;
+    }[];
     if (awards.length > 0) {
       const first = awards[0]!;
       const session = first.playerRef === p1.playerRef ? p1 : p2;
       const panel = await w.call('GET', `/api/sessions/${session.sessionId}/promotions`);
-      expect(panel.body.wins).toEqual(expect.arrayContaining([expect.objectContaining({ promoId: drop.promoId, prize: 0, amount: 5, roundId: first.roundId })]));
-      expect(panel.body.drops).toEqual([expect.objectContaining({ promoId: drop.promoId, prizesLeft: 3 - awards.length, serverSeedHash: drop.serverSeedHash })]);
+      expect(panel.body.wins).toEqual(
+        expect.arrayContaining([expect.objectContaining({ promoId: drop.promoId, prize: 0, amount: 5, roundId: first.roundId })]),
+      );
+      expect(panel.body.drops).toEqual([
+        expect.objectContaining({ promoId: drop.promoId, prizesLeft: 3 - awards.length, serverSeedHash: drop.serverSeedHash }),
+      ]);
     }
 
     // the drop ends: the last draw, then the seed is revealed
@@ -88,7 +121,14 @@ describe('prize drops', () => {
     expect(sha256(proof.serverSeed!)).toBe(drop.serverSeedHash);
 
     // recomputed by the verifier the browser runs …
-    const verified = verifyPrizeDrop({ serverSeed: proof.serverSeed!, serverSeedHash: proof.serverSeedHash, oneIn: proof.oneIn, prizeCount: proof.prizes.length, entries: proof.entries, awards: proof.awards });
+    const verified = verifyPrizeDrop({
+      serverSeed: proof.serverSeed!,
+      serverSeedHash: proof.serverSeedHash,
+      oneIn: proof.oneIn,
+      prizeCount: proof.prizes.length,
+      entries: proof.entries,
+      awards: proof.awards,
+    });
     expect(verified).toMatchObject({ ok: true, problems: [] });
     // … and independently from the public rule with node:crypto
     const expected: { prize: number; ticket: string }[] = [];
@@ -107,7 +147,14 @@ describe('prize drops', () => {
       expect(sha256(a.roundId)).toBe(proof.awards.find((x) => x.prize === a.prize)!.ticket);
       const txs = w.casino.transactions().filter((t) => t.idempotencyKey === `${drop.promoId}:prize:${a.prize}`);
       expect(txs).toHaveLength(1);
-      expect(txs[0]).toMatchObject({ type: 'credit', playerRef: a.playerRef, amount: BigInt(Math.round(a.amount * 100)), promo: true, promoType: 'prize_drop', roundId: a.roundId });
+      expect(txs[0]).toMatchObject({
+        type: 'credit',
+        playerRef: a.playerRef,
+        amount: BigInt(Math.round(a.amount * 100)),
+        promo: true,
+        promoType: 'prize_drop',
+        roundId: a.roundId,
+      });
     }
   });
 
@@ -124,6 +171,15 @@ describe('prize drops', () => {
     expect((await signed('GET', `/api/promotions/${promoId}/awards`)).body.awards).toHaveLength(1);
     const proof = (await w.call('GET', `/api/promotions/${promoId}/proof`)).body as unknown as Proof;
     expect(proof.entries).toHaveLength(1);
-    expect(verifyPrizeDrop({ serverSeed: proof.serverSeed!, serverSeedHash: proof.serverSeedHash, oneIn: 1, prizeCount: 6, entries: proof.entries, awards: proof.awards }).ok).toBe(true);
+    expect(
+      verifyPrizeDrop({
+        serverSeed: proof.serverSeed!,
+        serverSeedHash: proof.serverSeedHash,
+        oneIn: 1,
+        prizeCount: 6,
+        entries: proof.entries,
+        awards: proof.awards,
+      }).ok,
+    ).toBe(true);
   });
 });

@@ -38,7 +38,7 @@ const endNow = (promoId: string) => w.t.services.db('promotions').where({ promo_
 const dice = { target: 50, direction: 'over' };
 
 describe('tournaments', () => {
-  it("tells the game page when to ask again: 60 s with nothing running, until a start coming soon, 4 s while one runs or has just ended", async () => {
+  it('tells the game page when to ask again: 60 s with nothing running, until a start coming soon, 4 s while one runs or has just ended', async () => {
     const p = await w.player('tn-poller', { operatorId: 'tn-b' });
     const hint = async () => {
       const res = await w.call('GET', `/api/sessions/${p.sessionId}/promotions`);
@@ -79,9 +79,23 @@ describe('tournaments', () => {
     const rolledBack = await w.bet(b, 'dice', 5, { target: 99, direction: 'over' });
     expect(rolledBack.body).toMatchObject({ code: 'INVALID_GAME_PARAMS', roundStatus: 'cancelled' });
     // a free bet never counts
-    const campaign = await signed('tn-a', 'POST', '/api/free-bet-campaigns', { gameType: 'dice', amount: 5, betsPerPlayer: 1, playerRefs: [c.playerRef], params: dice, expiresAt: inAnHour() });
+    const campaign = await signed('tn-a', 'POST', '/api/free-bet-campaigns', {
+      gameType: 'dice',
+      amount: 5,
+      betsPerPlayer: 1,
+      playerRefs: [c.playerRef],
+      params: dice,
+      expiresAt: inAnHour(),
+    });
     expect(campaign.status, campaign.text).toBe(201);
-    const free = await w.call('POST', '/api/bets', { sessionId: c.sessionId, gameType: 'dice', amount: 5, idempotencyKey: newKey('free'), params: dice, freeBetCampaignId: campaign.body.campaignId });
+    const free = await w.call('POST', '/api/bets', {
+      sessionId: c.sessionId,
+      gameType: 'dice',
+      amount: 5,
+      idempotencyKey: newKey('free'),
+      params: dice,
+      freeBetCampaignId: campaign.body.campaignId,
+    });
     expect(free.status, free.text).toBe(200);
 
     const board = await signed('tn-a', 'GET', `/api/promotions/${t.promoId}/leaderboard`);
@@ -114,7 +128,16 @@ describe('tournaments', () => {
     expect(credits[0]).toMatchObject({ promo: true, promoId: t.promoId, promoType: 'tournament', prize: 1, roundId: '' });
     // what was sent: the credit's money fields and the promotion, no launch token, no round (the recorded body)
     const recorded = await w.t.services.db('promotion_awards').where({ promo_id: t.promoId, prize: 1 }).first();
-    expect(JSON.parse(w.t.services.box.open(recorded.request_body_enc))).toEqual({ operatorId: 'tn-a', playerRef: 'tn-carol', amount: 10, currency: 'USD', promo: true, promoId: t.promoId, promoType: 'tournament', prize: 1 });
+    expect(JSON.parse(w.t.services.box.open(recorded.request_body_enc))).toEqual({
+      operatorId: 'tn-a',
+      playerRef: 'tn-carol',
+      amount: 10,
+      currency: 'USD',
+      promo: true,
+      promoId: t.promoId,
+      promoType: 'tournament',
+      prize: 1,
+    });
 
     const awards = await signed('tn-a', 'GET', `/api/promotions/${t.promoId}/awards`);
     expect(awards.body.awards).toEqual([
@@ -128,7 +151,20 @@ describe('tournaments', () => {
     const rows = await signed('tn-a', 'GET', '/api/reconciliation?promo=true&limit=10');
     expect(rows.status, rows.text).toBe(200);
     expect(rows.body.rows).toEqual(
-      expect.arrayContaining([expect.objectContaining({ type: 'credit', roundId: null, gameType: null, playerRef: 'tn-carol', amount: 10, promo: true, promoId: t.promoId, prize: 1, idempotencyKey: `${t.promoId}:prize:1`, status: 'succeeded' })]),
+      expect.arrayContaining([
+        expect.objectContaining({
+          type: 'credit',
+          roundId: null,
+          gameType: null,
+          playerRef: 'tn-carol',
+          amount: 10,
+          promo: true,
+          promoId: t.promoId,
+          prize: 1,
+          idempotencyKey: `${t.promoId}:prize:1`,
+          status: 'succeeded',
+        }),
+      ]),
     );
     const paidRows = await signed('tn-a', 'GET', '/api/reconciliation?limit=500');
     expect((paidRows.body.rows as { idempotencyKey: string }[]).some((r) => r.idempotencyKey.includes(':prize:'))).toBe(false);
@@ -148,7 +184,9 @@ describe('tournaments', () => {
     w.casino.setFaults([{ path: '/wallet/credit', kind: 'status', status: 503, times: 2 }]);
     const first = await w.t.services.promotions.tick();
     expect(first.paid).toEqual([expect.objectContaining({ prize: 1, outcome: 'pending' })]);
-    expect((await signed('tn-a', 'GET', `/api/promotions/${t.promoId}/awards`)).body.awards).toEqual([expect.objectContaining({ status: 'credit_pending', statusCode: 503 })]);
+    expect((await signed('tn-a', 'GET', `/api/promotions/${t.promoId}/awards`)).body.awards).toEqual([
+      expect.objectContaining({ status: 'credit_pending', statusCode: 503 }),
+    ]);
     await w.t.services.db('promotion_awards').where({ promo_id: t.promoId }).update({ next_retry_at: w.t.services.db.fn.now() });
     const second = await w.t.services.promotions.tick();
     expect(second.paid).toEqual([expect.objectContaining({ prize: 1, outcome: 'succeeded' })]);
@@ -157,7 +195,7 @@ describe('tournaments', () => {
     expect(w.casino.transactions().filter((x) => x.idempotencyKey === `${t.promoId}:prize:1`)).toHaveLength(1);
   });
 
-  it("the cron fallback route retries the pending promo credits of its operator (no promotions pass, no scheduler)", async () => {
+  it('the cron fallback route retries the pending promo credits of its operator (no promotions pass, no scheduler)', async () => {
     // PROMOTIONS is off under NODE_ENV=test and no scheduler runs: only the cron route sends it again
     expect(w.t.services.config.promotions.enabled).toBe(false);
     const t = await tournament('tn-a', { scoring: 'biggestWin', games: ['limbo'], prizes: [4] });
@@ -176,7 +214,12 @@ describe('tournaments', () => {
     // its own operator's pass pays it, once
     const run = await w.cron('operatorId=tn-a');
     expect(run.status, run.text).toBe(200);
-    expect(run.body.promoCredits).toEqual({ retried: 1, succeeded: 1, stillPending: 0, items: [{ promoId: t.promoId, prize: 1, idempotencyKey: key, outcome: 'succeeded' }] });
+    expect(run.body.promoCredits).toEqual({
+      retried: 1,
+      succeeded: 1,
+      stillPending: 0,
+      items: [{ promoId: t.promoId, prize: 1, idempotencyKey: key, outcome: 'succeeded' }],
+    });
     expect((await w.cron('operatorId=tn-a')).body.promoCredits).toBeUndefined(); // nothing left
     expect(w.casino.transactions().filter((x) => x.idempotencyKey === key)).toHaveLength(1);
     expect((await signed('tn-a', 'GET', `/api/promotions/${t.promoId}/awards`)).body.awards).toEqual([expect.objectContaining({ status: 'credited' })]);
@@ -209,14 +252,18 @@ describe('tournaments', () => {
     expect((await signed('tn-b', 'GET', `/api/promotions/${t.promoId}/leaderboard`)).body.code).toBe('FORBIDDEN');
     expect((await signed('tn-b', 'GET', `/api/promotions/${t.promoId}/awards`)).body.code).toBe('FORBIDDEN');
     expect((await signed('tn-b', 'POST', `/api/promotions/${t.promoId}/cancel`)).body.code).toBe('FORBIDDEN');
-    expect((await signed('tn-b', 'POST', '/api/promotions', { kind: 'tournament', operatorId: 'tn-a', scoring: 'wagered', prizes: [1], endsAt: inAnHour() })).body.code).toBe('FORBIDDEN');
+    expect(
+      (await signed('tn-b', 'POST', '/api/promotions', { kind: 'tournament', operatorId: 'tn-a', scoring: 'wagered', prizes: [1], endsAt: inAnHour() })).body
+        .code,
+    ).toBe('FORBIDDEN');
     const listB = await signed('tn-b', 'GET', '/api/promotions');
     expect((listB.body.promotions as { promoId: string }[]).map((x) => x.promoId)).not.toContain(t.promoId);
     expect((await w.call('GET', `/api/promotions/${t.promoId}`)).body.code).toBe('UNAUTHORIZED');
     expect((await w.call('GET', `/api/promotions/${t.promoId}`, undefined, adminHeaders)).status).toBe(200);
     expect((await signed('tn-a', 'GET', '/api/promotions/nope')).body.code).toBe('NOT_FOUND');
 
-    const bad = async (body: Record<string, unknown>) => (await signed('tn-a', 'POST', '/api/promotions', { kind: 'tournament', scoring: 'wagered', prizes: [1], endsAt: inAnHour(), ...body })).body.code;
+    const bad = async (body: Record<string, unknown>) =>
+      (await signed('tn-a', 'POST', '/api/promotions', { kind: 'tournament', scoring: 'wagered', prizes: [1], endsAt: inAnHour(), ...body })).body.code;
     expect(await bad({ scoring: undefined })).toBe('VALIDATION_ERROR');
     expect(await bad({ scoring: 'luck' })).toBe('VALIDATION_ERROR');
     expect(await bad({ prizes: [] })).toBe('VALIDATION_ERROR');
@@ -225,7 +272,23 @@ describe('tournaments', () => {
     expect(await bad({ endsAt: new Date(Date.now() - 1000).toISOString() })).toBe('VALIDATION_ERROR');
     expect(await bad({ kind: 'prize_drop', scoring: undefined })).toBe('VALIDATION_ERROR');
     expect(await bad({ prizes: ['1'] })).toBe('VALIDATION_ERROR');
-    await w.call('PUT', '/api/admin/operators/tn-b', { currency: 'USD', callbackBaseUrl: w.casino.url, sharedSecret: 'secret-of-tn-b-0123456789abcdef', minBet: 0.1, stakeStep: 0.01, maxPayout: 10000, enabledGames: ['dice'] }, adminHeaders);
-    expect((await signed('tn-b', 'POST', '/api/promotions', { kind: 'tournament', scoring: 'wagered', games: ['mines'], prizes: [1], endsAt: inAnHour() })).body.code).toBe('GAME_DISABLED');
+    await w.call(
+      'PUT',
+      '/api/admin/operators/tn-b',
+      {
+        currency: 'USD',
+        callbackBaseUrl: w.casino.url,
+        sharedSecret: 'secret-of-tn-b-0123456789abcdef',
+        minBet: 0.1,
+        stakeStep: 0.01,
+        maxPayout: 10000,
+        enabledGames: ['dice'],
+      },
+      adminHeaders,
+    );
+    expect(
+      (await signed('tn-b', 'POST', '/api/promotions', { kind: 'tournament', scoring: 'wagered', games: ['mines'], prizes: [1], endsAt: inAnHour() })).body
+        .code,
+    ).toBe('GAME_DISABLED');
   });
 });

@@ -18,7 +18,12 @@ beforeAll(async () => {
   w.t.services.config.promotions.graceSeconds = 0;
   w.t.services.config.promotions.leaderboardCacheMs = 0;
   rx = await startReceiver(secretOf(OP));
-  const put = await w.call('PUT', `/api/admin/operators/${OP}/webhook`, { url: rx.url, events: ['promo.ended', 'promo.credit_pending', 'promo.credit_settled'] }, adminHeaders);
+  const put = await w.call(
+    'PUT',
+    `/api/admin/operators/${OP}/webhook`,
+    { url: rx.url, events: ['promo.ended', 'promo.credit_pending', 'promo.credit_settled'] },
+    adminHeaders,
+  );
   expect(put.status, put.text).toBe(200);
 });
 afterAll(async () => {
@@ -39,7 +44,14 @@ async function until(what: string, probe: () => Delivery | undefined, ms = 20_00
 describe('webhook events of promotions', () => {
   it('a tournament that ends, a prize credit left pending and its confirmation: one signed event each', async () => {
     const url = '/api/promotions';
-    const body = rawJson({ kind: 'tournament', name: 'Hook race', scoring: 'wagered', games: ['dice'], prizes: [7.5, 2], endsAt: new Date(Date.now() + 3_600_000).toISOString() });
+    const body = rawJson({
+      kind: 'tournament',
+      name: 'Hook race',
+      scoring: 'wagered',
+      games: ['dice'],
+      prizes: [7.5, 2],
+      endsAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
     const made = await w.call('POST', url, body, operatorSigned(OP, 'POST', url, { body }));
     expect(made.status, made.text).toBe(201);
     const promoId = made.body.promoId as string;
@@ -58,7 +70,16 @@ describe('webhook events of promotions', () => {
     expect(ended.raw).toMatch(/"awarded":7\.5[,}]/);
 
     const pending = await until('promo.credit_pending', () => rx.deliveries.find((d) => d.type === 'promo.credit_pending'));
-    expect(pending.body.data).toMatchObject({ promoId, prize: 1, playerRef: 'pw-p1', currency: 'USD', amount: 7.5, idempotencyKey: `${promoId}:prize:1`, status: 'credit_pending', statusCode: 503 });
+    expect(pending.body.data).toMatchObject({
+      promoId,
+      prize: 1,
+      playerRef: 'pw-p1',
+      currency: 'USD',
+      amount: 7.5,
+      idempotencyKey: `${promoId}:prize:1`,
+      status: 'credit_pending',
+      statusCode: 503,
+    });
 
     await w.t.services.db('promotion_awards').where({ promo_id: promoId }).update({ next_retry_at: w.t.services.db.fn.now() });
     expect((await w.t.services.promotions.tick()).paid).toEqual([expect.objectContaining({ prize: 1, outcome: 'succeeded' })]);
@@ -66,6 +87,10 @@ describe('webhook events of promotions', () => {
     expect(settled.body.data).toMatchObject({ promoId, prize: 1, amount: 7.5, status: 'credited' });
 
     await sleep(500);
-    for (const type of ['promo.ended', 'promo.credit_pending', 'promo.credit_settled']) expect(rx.deliveries.filter((d) => d.type === type), type).toHaveLength(1);
+    for (const type of ['promo.ended', 'promo.credit_pending', 'promo.credit_settled'])
+      expect(
+        rx.deliveries.filter((d) => d.type === type),
+        type,
+      ).toHaveLength(1);
   });
 });

@@ -42,7 +42,12 @@ async function allReconciliation(operatorId: string): Promise<Row[]> {
   const rows: Row[] = [];
   let cursor = '';
   for (;;) {
-    const res = await w.call('GET', `/api/reconciliation?operatorId=${operatorId}&from=${from}&to=${to}&limit=3${cursor ? `&cursor=${cursor}` : ''}`, undefined, adminHeaders);
+    const res = await w.call(
+      'GET',
+      `/api/reconciliation?operatorId=${operatorId}&from=${from}&to=${to}&limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      undefined,
+      adminHeaders,
+    );
     expect(res.status, res.text).toBe(200);
     rows.push(...(res.body.rows as Row[]));
     if (!res.body.nextCursor) return rows;
@@ -66,7 +71,12 @@ describe('GET /api/reports/ggr', () => {
     const got: Record<string, unknown>[] = [];
     let cursor = '';
     for (;;) {
-      const res = await w.call('GET', `/api/reports/ggr?operatorId=rep-a&from=${from}&to=${to}&limit=1${cursor ? `&cursor=${cursor}` : ''}`, undefined, adminHeaders);
+      const res = await w.call(
+        'GET',
+        `/api/reports/ggr?operatorId=rep-a&from=${from}&to=${to}&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+        undefined,
+        adminHeaders,
+      );
       expect(res.status, res.text).toBe(200);
       got.push(...(res.body.rows as Record<string, unknown>[]));
       if (!res.body.nextCursor) break;
@@ -121,7 +131,12 @@ describe('game recall', () => {
     const seen: { roundId: string; createdAt: string; result: unknown; roundStatus: string }[] = [];
     let cursor = '';
     for (;;) {
-      const res = await w.call('GET', `/api/reports/players/rep-a1/rounds?operatorId=rep-a&limit=3${cursor ? `&cursor=${cursor}` : ''}`, undefined, adminHeaders);
+      const res = await w.call(
+        'GET',
+        `/api/reports/players/rep-a1/rounds?operatorId=rep-a&limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+        undefined,
+        adminHeaders,
+      );
       expect(res.status, res.text).toBe(200);
       seen.push(...(res.body.rounds as typeof seen));
       if (!res.body.nextCursor) break;

@@ -26,7 +26,27 @@ import { newKey, secretOf, startWorld, type Player, type World } from '../helper
 /** CONTRACT.md §2: the codes an error may carry, and their statuses. */
 const CONTRACT_CODES: Record<string, number> = {
   ...Object.fromEntries(
-    ['VALIDATION_ERROR', 'INVALID_SESSION', 'INSUFFICIENT_FUNDS', 'GAME_DISABLED', 'SESSION_GAME_MISMATCH', 'BET_OUT_OF_RANGE', 'MAX_PAYOUT_EXCEEDED', 'IDEMPOTENCY_REQUIRED', 'IDEMPOTENCY_CONFLICT', 'CURRENCY_MISMATCH', 'UNSUPPORTED_CURRENCY', 'WALLET_RETRY_OPERATOR_REQUIRED', 'ROUND_NOT_FOUND', 'ROUND_SESSION_MISMATCH', 'ROUND_NOT_ACTIVE', 'ACTIVE_ROUND_EXISTS', 'ACTION_NOT_AVAILABLE', 'TILE_ALREADY_REVEALED', 'INVALID_GAME_PARAMS'].map((c) => [c, 400]),
+    [
+      'VALIDATION_ERROR',
+      'INVALID_SESSION',
+      'INSUFFICIENT_FUNDS',
+      'GAME_DISABLED',
+      'SESSION_GAME_MISMATCH',
+      'BET_OUT_OF_RANGE',
+      'MAX_PAYOUT_EXCEEDED',
+      'IDEMPOTENCY_REQUIRED',
+      'IDEMPOTENCY_CONFLICT',
+      'CURRENCY_MISMATCH',
+      'UNSUPPORTED_CURRENCY',
+      'WALLET_RETRY_OPERATOR_REQUIRED',
+      'ROUND_NOT_FOUND',
+      'ROUND_SESSION_MISMATCH',
+      'ROUND_NOT_ACTIVE',
+      'ACTIVE_ROUND_EXISTS',
+      'ACTION_NOT_AVAILABLE',
+      'TILE_ALREADY_REVEALED',
+      'INVALID_GAME_PARAMS',
+    ].map((c) => [c, 400]),
   ),
   ...Object.fromEntries(['UNAUTHORIZED', 'SIGNATURE_REQUIRED', 'SIGNATURE_STALE', 'SIGNATURE_REPLAYED', 'SIGNATURE_INVALID'].map((c) => [c, 401])),
   FORBIDDEN: 403,
@@ -40,7 +60,18 @@ const CONTRACT_CODES: Record<string, number> = {
   CASINO_TIMEOUT: 504,
 };
 /** Refusals that must come before any wallet call. */
-const BEFORE_ANY_CALL = new Set(['VALIDATION_ERROR', 'IDEMPOTENCY_REQUIRED', 'UNAUTHORIZED', 'SIGNATURE_REQUIRED', 'SIGNATURE_STALE', 'SIGNATURE_REPLAYED', 'SIGNATURE_INVALID', 'FORBIDDEN', 'NOT_FOUND', 'RATE_LIMITED']);
+const BEFORE_ANY_CALL = new Set([
+  'VALIDATION_ERROR',
+  'IDEMPOTENCY_REQUIRED',
+  'UNAUTHORIZED',
+  'SIGNATURE_REQUIRED',
+  'SIGNATURE_STALE',
+  'SIGNATURE_REPLAYED',
+  'SIGNATURE_INVALID',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'RATE_LIMITED',
+]);
 
 const SEED = 16_2026;
 const RUNS_PER_OPERATION = Number(process.env.FUZZ_RUNS ?? 35);
@@ -88,7 +119,9 @@ beforeAll(async () => {
   }
   expect(rounds.settled && rounds.mines && rounds.blackjack).toBeTruthy();
   doc = (await w.call('GET', '/openapi.json')).body as unknown as OpenApi;
-  const t = await w.t.services.db.raw(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT LIKE 'knex%' ORDER BY 1`);
+  const t = await w.t.services.db.raw(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT LIKE 'knex%' ORDER BY 1`,
+  );
   tables = (t.rows as { table_name: string }[]).map((r) => r.table_name);
 }, 60_000);
 afterAll(async () => w?.close());
@@ -136,7 +169,8 @@ interface Op {
 function operations(): Op[] {
   const out: Op[] = [];
   for (const [p, item] of Object.entries(doc.paths)) {
-    for (const [method, op] of Object.entries(item)) if (['get', 'post', 'put', 'patch', 'delete'].includes(method)) out.push({ method: method.toUpperCase(), path: p, op });
+    for (const [method, op] of Object.entries(item))
+      if (['get', 'post', 'put', 'patch', 'delete'].includes(method)) out.push({ method: method.toUpperCase(), path: p, op });
   }
   return out;
 }
@@ -216,13 +250,59 @@ const valueFor = (name: string, schema: Schema | undefined, o: Op) => good(name,
 /* ------------------------------------------------------------------ bad values (raw JSON text) */
 
 const ODD_STRINGS = [
-  '\u0000', 'a\u0000b', '\u0007\u001b[31m', 'line\nbreak\r\n', '\t', '\u202egnp.exe', '\ufeffBOM', '\u200b', '\ud800', '\udfff', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
-  'e\u0301', '\uffff', '', ' ', '%00', '../../etc/passwd', "' OR 1=1 --", '${7*7}', '<script>alert(1)</script>', '__proto__', 'constructor',
-  'x'.repeat(129), 'x'.repeat(201), 'x'.repeat(5000), '1e400', 'NaN', '-0', '0x10', '1,5',
+  '\u0000',
+  'a\u0000b',
+  '\u0007\u001b[31m',
+  'line\nbreak\r\n',
+  '\t',
+  '\u202egnp.exe',
+  '\ufeffBOM',
+  '\u200b',
+  '\ud800',
+  '\udfff',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+  'e\u0301',
+  '\uffff',
+  '',
+  ' ',
+  '%00',
+  '../../etc/passwd',
+  "' OR 1=1 --",
+  '${7*7}',
+  '<script>alert(1)</script>',
+  '__proto__',
+  'constructor',
+  'x'.repeat(129),
+  'x'.repeat(201),
+  'x'.repeat(5000),
+  '1e400',
+  'NaN',
+  '-0',
+  '0x10',
+  '1,5',
 ];
 const ODD_NUMBERS = [
-  '1e400', '-1e400', '1e-400', '5e-324', '1.7976931348623157e308', '-0', '0', '-1', '-0.01', '0.001', '0.123456789', '1.000000001', '1.005',
-  '9007199254740993', '123456789012345678901234567890', '1E2', '-0.0', '0.1e1', '100000000000000000000000.5', '1e21', '2e-9',
+  '1e400',
+  '-1e400',
+  '1e-400',
+  '5e-324',
+  '1.7976931348623157e308',
+  '-0',
+  '0',
+  '-1',
+  '-0.01',
+  '0.001',
+  '0.123456789',
+  '1.000000001',
+  '1.005',
+  '9007199254740993',
+  '123456789012345678901234567890',
+  '1E2',
+  '-0.0',
+  '0.1e1',
+  '100000000000000000000000.5',
+  '1e21',
+  '2e-9',
 ];
 const str = (v: string) => JSON.stringify(v);
 const badValue: fc.Arbitrary<string> = fc.oneof(
@@ -232,19 +312,120 @@ const badValue: fc.Arbitrary<string> = fc.oneof(
   fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => String(d)),
   fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }).map(String),
   fc.tuple(fc.integer({ min: -1000, max: 1_000_000 }), fc.stringMatching(/^[0-9]{3,12}$/)).map(([a, b]) => `${a}.${b}`),
-  fc.constantFrom('true', 'false', 'null', '[]', '{}', '[1,2]', '[null]', '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}', '"1"', '"true"'),
+  fc.constantFrom(
+    'true',
+    'false',
+    'null',
+    '[]',
+    '{}',
+    '[1,2]',
+    '[null]',
+    '{"__proto__":{"polluted":true}}',
+    '{"constructor":{"prototype":{"polluted":true}}}',
+    '"1"',
+    '"true"',
+  ),
   fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v) ?? 'null'),
 );
-const extraKey = fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'isAdmin', 'roundId', 'status', 'payout'), fc.string({ maxLength: 12 }));
+const extraKey = fc.oneof(
+  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'isAdmin', 'roundId', 'status', 'payout'),
+  fc.string({ maxLength: 12 }),
+);
 
-const BAD_JSON = ['{', '{"a":', '[', 'nul', '{"a":1,}', "{'a':1}", 'NaN', '{"a":NaN}', '{"a":Infinity}', '{"a":-Infinity}', '\u0000', '', ' ', '{"a":1}{"b":2}', '{"a":"\\u00"}', '{"a":"\\x41"}', '/*c*/{}', '{"a":01}', '{"a":.5}', '{"a":+1}', '\ufeff{}'];
+const BAD_JSON = [
+  '{',
+  '{"a":',
+  '[',
+  'nul',
+  '{"a":1,}',
+  "{'a':1}",
+  'NaN',
+  '{"a":NaN}',
+  '{"a":Infinity}',
+  '{"a":-Infinity}',
+  '\u0000',
+  '',
+  ' ',
+  '{"a":1}{"b":2}',
+  '{"a":"\\u00"}',
+  '{"a":"\\x41"}',
+  '/*c*/{}',
+  '{"a":01}',
+  '{"a":.5}',
+  '{"a":+1}',
+  '\ufeff{}',
+];
 const NON_OBJECTS = ['[]', '"s"', '1', 'null', 'true', '[{}]', '1e400'];
-const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/octet-stream', 'application/json-patch+json', 'text/json', 'image/png', '*/*', 'application/json; charset=utf-16', 'application'];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/xml',
+  'application/octet-stream',
+  'application/json-patch+json',
+  'text/json',
+  'image/png',
+  '*/*',
+  'application/json; charset=utf-16',
+  'application',
+];
 
-const BAD_QUERY = ['%', '%zz', '%00', 'a%00b', '%07', '%0A', '%C0%AF', '%FF', '%E2%80%AE', '%F0%9D%94%98', '', '+', '%20', '-1', '0', '1e2', '0x10', '5.0', '99999999999999999999', '[object Object]', 'x'.repeat(3000), '2026-13-45T00:00:00Z', 'null', 'true', '%5B%5D', '..%2F..'];
+const BAD_QUERY = [
+  '%',
+  '%zz',
+  '%00',
+  'a%00b',
+  '%07',
+  '%0A',
+  '%C0%AF',
+  '%FF',
+  '%E2%80%AE',
+  '%F0%9D%94%98',
+  '',
+  '+',
+  '%20',
+  '-1',
+  '0',
+  '1e2',
+  '0x10',
+  '5.0',
+  '99999999999999999999',
+  '[object Object]',
+  'x'.repeat(3000),
+  '2026-13-45T00:00:00Z',
+  'null',
+  'true',
+  '%5B%5D',
+  '..%2F..',
+];
 const badQueryValue = fc.oneof(fc.constantFrom(...BAD_QUERY), fc.string({ unit: 'binary', maxLength: 20 }).map(encodeURIComponent), fc.double().map(String));
-const BAD_PATH = ['%00', 'a%00b', '%2F', '..', '%2e%2e', '%C0%AF', '%FF', '%E2%80%AE', 'x'.repeat(201), 'x'.repeat(3000), '-1', '0', 'null', 'undefined', '__proto__', 'constructor', '%20', 'a%20b', '%3F', '%23'];
-const badPathValue = fc.oneof(fc.constantFrom(...BAD_PATH), fc.uuid().map(String), fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }).map(encodeURIComponent));
+const BAD_PATH = [
+  '%00',
+  'a%00b',
+  '%2F',
+  '..',
+  '%2e%2e',
+  '%C0%AF',
+  '%FF',
+  '%E2%80%AE',
+  'x'.repeat(201),
+  'x'.repeat(3000),
+  '-1',
+  '0',
+  'null',
+  'undefined',
+  '__proto__',
+  'constructor',
+  '%20',
+  'a%20b',
+  '%3F',
+  '%23',
+];
+const badPathValue = fc.oneof(
+  fc.constantFrom(...BAD_PATH),
+  fc.uuid().map(String),
+  fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }).map(encodeURIComponent),
+);
 
 /* ------------------------------------------------------------------ a request, and its mutations */
 
@@ -277,7 +458,9 @@ function base(o: Op) {
   const params = o.op.parameters ?? [];
   const pathParams = Object.fromEntries(params.filter((p) => p.in === 'path').map((p) => [p.name, encodeURIComponent(String(valueFor(p.name, p.schema, o)))]));
   if (o.path.endsWith('/{action}')) pathParams.action = 'stand';
-  const query: [string, string][] = params.filter((p) => p.in === 'query' && (p.required || good(p.name, o) !== undefined)).map((p) => [p.name, encodeURIComponent(String(valueFor(p.name, p.schema, o)))]);
+  const query: [string, string][] = params
+    .filter((p) => p.in === 'query' && (p.required || good(p.name, o) !== undefined))
+    .map((p) => [p.name, encodeURIComponent(String(valueFor(p.name, p.schema, o)))]);
   const schema = bodySchema(o);
   const props = schema?.properties ?? {};
   const body: Entries | null = schema
@@ -314,28 +497,56 @@ function mutations(o: Op): fc.Arbitrary<Req> {
 
   if (schema) {
     // a field of the body (or of its params) gets a bad value
-    const nested = bodyKeys.includes('params') ? ['params.target', 'params.direction', 'params.rows', 'params.risk', 'params.picks', 'params.mineCount', 'params.revealed', 'params.actions', 'params.__proto__'] : [];
+    const nested = bodyKeys.includes('params')
+      ? [
+          'params.target',
+          'params.direction',
+          'params.rows',
+          'params.risk',
+          'params.picks',
+          'params.mineCount',
+          'params.revealed',
+          'params.actions',
+          'params.__proto__',
+        ]
+      : [];
     arbs.push(
       fc.tuple(fc.constantFrom(...bodyKeys, ...nested), badValue).chain(([field, v]) =>
         mk(`body.${field} = ${v.slice(0, 60)}`, (b) => {
           if (field.startsWith('params.')) {
             const sub = field.slice(7);
-            const entries = Object.entries(good('params', o) as Record<string, unknown>).filter(([k]) => k !== sub).map(([k, x]) => [k, JSON.stringify(x)] as [string, string]);
+            const entries = Object.entries(good('params', o) as Record<string, unknown>)
+              .filter(([k]) => k !== sub)
+              .map(([k, x]) => [k, JSON.stringify(x)] as [string, string]);
             b.body = [...b.body!.filter(([k]) => k !== 'params'), ['params', objectText([...entries, [sub, v]])]];
           } else b.body = [...b.body!.filter(([k]) => k !== field), [field, v]];
         }),
       ),
     );
     // money: negative, zero, tiny, huge, too many decimals
-    if (bodyKeys.includes('amount')) arbs.push(fc.constantFrom(...ODD_NUMBERS, '-1', '0', '0.001', '0.015', '1e-8', '99999999999999999').chain((v) => mk(`amount ${v}`, (b) => void (b.body = [...b.body!.filter(([k]) => k !== 'amount'), ['amount', v]]))));
-    if (required.length) arbs.push(fc.constantFrom(...required).chain((field) => mk(`without ${field}`, (b) => void (b.body = b.body!.filter(([k]) => k !== field)))));
+    if (bodyKeys.includes('amount'))
+      arbs.push(
+        fc
+          .constantFrom(...ODD_NUMBERS, '-1', '0', '0.001', '0.015', '1e-8', '99999999999999999')
+          .chain((v) => mk(`amount ${v}`, (b) => void (b.body = [...b.body!.filter(([k]) => k !== 'amount'), ['amount', v]]))),
+      );
+    if (required.length)
+      arbs.push(fc.constantFrom(...required).chain((field) => mk(`without ${field}`, (b) => void (b.body = b.body!.filter(([k]) => k !== field)))));
     arbs.push(fc.tuple(extraKey, badValue).chain(([k, v]) => mk(`extra ${JSON.stringify(k)}: ${v.slice(0, 40)}`, (b) => void b.body!.push([k, v]))));
     arbs.push(fc.tuple(fc.constantFrom(...bodyKeys), badValue).chain(([k, v]) => mk(`duplicate ${k}`, (b) => void b.body!.push([k, v]))));
     arbs.push(fc.constantFrom(...BAD_JSON, ...NON_OBJECTS).chain((t) => mk(`body ${JSON.stringify(t).slice(0, 40)}`, () => ({ payload: t }))));
-    arbs.push(fc.nat({ max: 200 }).chain((cut) => mk(`truncated body at ${cut}`, (b) => ({ payload: objectText(b.body!).slice(0, cut % Math.max(1, objectText(b.body!).length)) }))));
+    arbs.push(
+      fc
+        .nat({ max: 200 })
+        .chain((cut) => mk(`truncated body at ${cut}`, (b) => ({ payload: objectText(b.body!).slice(0, cut % Math.max(1, objectText(b.body!).length)) }))),
+    );
     arbs.push(fc.integer({ min: 65 * 1024, max: 200 * 1024 }).chain((n) => mk(`${n}-byte body`, (b) => void b.body!.push(['padding', str('y'.repeat(n))]))));
     arbs.push(fc.integer({ min: 100, max: 3000 }).chain((n) => mk(`nested ${n} deep`, (b) => void b.body!.push(['deep', `${'['.repeat(n)}${']'.repeat(n)}`]))));
-    arbs.push(fc.constantFrom(Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), Buffer.from('{"sessionId":"\xff\xc0"}', 'latin1'), Buffer.from([0xc3, 0x28])).chain((buf) => mk('bytes that are not UTF-8', () => ({ payload: buf }))));
+    arbs.push(
+      fc
+        .constantFrom(Buffer.from([0xff, 0xfe, 0x7b, 0x7d]), Buffer.from('{"sessionId":"\xff\xc0"}', 'latin1'), Buffer.from([0xc3, 0x28]))
+        .chain((buf) => mk('bytes that are not UTF-8', () => ({ payload: buf }))),
+    );
     arbs.push(fc.constantFrom(...CONTENT_TYPES).chain((ct) => mk(`content-type ${ct}`, () => ({ contentType: ct }))));
   } else if (o.method !== 'GET') {
     arbs.push(fc.constantFrom(...BAD_JSON).chain((t) => mk(`unexpected body ${JSON.stringify(t)}`, () => ({ payload: t }))));
@@ -344,23 +555,54 @@ function mutations(o: Op): fc.Arbitrary<Req> {
 
   // query strings
   if (queryParams.length) {
-    arbs.push(fc.tuple(fc.constantFrom(...queryParams.map((p) => p.name)), badQueryValue).chain(([name, v]) => mk(`?${name}=${v.slice(0, 40)}`, (b) => void (b.query = [...b.query.filter(([k]) => k !== name), [name, v]]))));
-    arbs.push(fc.tuple(fc.constantFrom(...queryParams.map((p) => p.name)), badQueryValue).chain(([name, v]) => mk(`?${name} twice`, (b) => void b.query.push([name, v]))));
-    arbs.push(fc.constantFrom(...queryParams.map((p) => p.name)).chain((name) => mk(`?${name}[]`, (b) => void (b.query = [...b.query.filter(([k]) => k !== name), [`${name}[]`, '1'], [`${name}[a]`, '2']]))));
+    arbs.push(
+      fc
+        .tuple(fc.constantFrom(...queryParams.map((p) => p.name)), badQueryValue)
+        .chain(([name, v]) => mk(`?${name}=${v.slice(0, 40)}`, (b) => void (b.query = [...b.query.filter(([k]) => k !== name), [name, v]]))),
+    );
+    arbs.push(
+      fc
+        .tuple(fc.constantFrom(...queryParams.map((p) => p.name)), badQueryValue)
+        .chain(([name, v]) => mk(`?${name} twice`, (b) => void b.query.push([name, v]))),
+    );
+    arbs.push(
+      fc
+        .constantFrom(...queryParams.map((p) => p.name))
+        .chain((name) => mk(`?${name}[]`, (b) => void (b.query = [...b.query.filter(([k]) => k !== name), [`${name}[]`, '1'], [`${name}[a]`, '2']]))),
+    );
     const req = queryParams.filter((p) => p.required).map((p) => p.name);
     if (req.length) arbs.push(fc.constantFrom(...req).chain((name) => mk(`without ?${name}`, (b) => void (b.query = b.query.filter(([k]) => k !== name)))));
   }
-  arbs.push(fc.constantFrom('__proto__[polluted]=1', 'constructor[prototype][x]=1', '&&&', '=', '%', '%zz=1', 'a', `${'x=1&'.repeat(2000)}`, 'a=%00', '__proto__=1').chain((q) => mk(`raw query ${q.slice(0, 30)}`, (b) => ({ rawQuery: [...b.query.map(([k, v]) => `${k}=${v}`), q].join('&') }))));
+  arbs.push(
+    fc
+      .constantFrom('__proto__[polluted]=1', 'constructor[prototype][x]=1', '&&&', '=', '%', '%zz=1', 'a', `${'x=1&'.repeat(2000)}`, 'a=%00', '__proto__=1')
+      .chain((q) => mk(`raw query ${q.slice(0, 30)}`, (b) => ({ rawQuery: [...b.query.map(([k, v]) => `${k}=${v}`), q].join('&') }))),
+  );
 
   // path ids
   if (pathParams.length) {
-    arbs.push(fc.tuple(fc.constantFrom(...pathParams.map((p) => p.name)), badPathValue).chain(([name, v]) => mk(`{${name}} = ${v.slice(0, 40)}`, (b) => void (b.pathParams[name] = v))));
+    arbs.push(
+      fc
+        .tuple(fc.constantFrom(...pathParams.map((p) => p.name)), badPathValue)
+        .chain(([name, v]) => mk(`{${name}} = ${v.slice(0, 40)}`, (b) => void (b.pathParams[name] = v))),
+    );
   }
 
   // credentials
   if ((o.op.security ?? []).some((s) => Object.keys(s).length > 0)) {
-    const wrong = [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: `Basic ${ADMIN_TOKEN}` }, { authorization: `Bearer ${ADMIN_TOKEN}x` }, { authorization: `Bearer ${CRON_SECRET} ` }, { authorization: 'Bearer' }, { 'x-operator-id': OP, 'x-timestamp': '1', 'x-nonce': 'n'.repeat(20), 'x-signature': 'a'.repeat(64) }, { 'x-operator-id': OP }];
-    arbs.push(fc.constantFrom(...wrong).chain((h) => mk(`credentials ${JSON.stringify(h).slice(0, 50)}`, (b) => void (b.headers = h as Record<string, string>))));
+    const wrong = [
+      {},
+      { authorization: 'Bearer wrong-token-0123456789' },
+      { authorization: `Basic ${ADMIN_TOKEN}` },
+      { authorization: `Bearer ${ADMIN_TOKEN}x` },
+      { authorization: `Bearer ${CRON_SECRET} ` },
+      { authorization: 'Bearer' },
+      { 'x-operator-id': OP, 'x-timestamp': '1', 'x-nonce': 'n'.repeat(20), 'x-signature': 'a'.repeat(64) },
+      { 'x-operator-id': OP },
+    ];
+    arbs.push(
+      fc.constantFrom(...wrong).chain((h) => mk(`credentials ${JSON.stringify(h).slice(0, 50)}`, (b) => void (b.headers = h as Record<string, string>))),
+    );
   }
   return fc.oneof(...arbs);
 }
@@ -396,7 +638,12 @@ const seen = { requests: 0, refused: 0, accepted: 0, codes: new Map<string, numb
 
 async function check(o: Op, req: Req): Promise<void> {
   const before = (current ??= await state());
-  const res = await w.t.app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, ...(req.payload !== undefined ? { payload: req.payload } : {}) });
+  const res = await w.t.app.inject({
+    method: req.method as 'GET',
+    url: req.url,
+    headers: req.headers,
+    ...(req.payload !== undefined ? { payload: req.payload } : {}),
+  });
   seen.requests += 1;
   answers.push(res.body);
   requestIds.push(String(res.headers['x-request-id']));
@@ -441,7 +688,17 @@ describe('fuzzing every operation of /openapi.json from its own schema', () => {
   it('lists the operations it fuzzes (every one of the document, new routes included)', () => {
     const ops = operations();
     expect(ops.length).toBeGreaterThan(20);
-    for (const id of ['placeBet', 'startMines', 'revealMinesTile', 'blackjackAction', 'putOperator', 'walletRetries', 'getReconciliation', 'createSession', 'verify']) {
+    for (const id of [
+      'placeBet',
+      'startMines',
+      'revealMinesTile',
+      'blackjackAction',
+      'putOperator',
+      'walletRetries',
+      'getReconciliation',
+      'createSession',
+      'verify',
+    ]) {
       expect(ops.map((o) => o.op.operationId)).toContain(id);
     }
   });
@@ -454,7 +711,9 @@ describe('fuzzing every operation of /openapi.json from its own schema', () => {
         { seed: SEED + seen.operations, numRuns: RUNS_PER_OPERATION, endOnFailure: true },
       );
     }
-    console.log(`fuzz: ${seen.operations} operations, ${seen.requests} requests, ${seen.accepted} accepted, ${seen.refused} refused: ${[...seen.codes].map(([c, n]) => `${c} ${n}`).join(', ')}`);
+    console.log(
+      `fuzz: ${seen.operations} operations, ${seen.requests} requests, ${seen.accepted} accepted, ${seen.refused} refused: ${[...seen.codes].map(([c, n]) => `${c} ${n}`).join(', ')}`,
+    );
     expect(seen.refused).toBeGreaterThan(seen.operations * RUNS_PER_OPERATION * 0.6);
     // the refusals were spread over the catalogue, not only the schema check
     expect([...seen.codes.keys()]).toEqual(expect.arrayContaining(['VALIDATION_ERROR', 'UNAUTHORIZED']));
@@ -466,10 +725,19 @@ describe('fuzzing every operation of /openapi.json from its own schema', () => {
       // an amount too large for the NUMERIC(40, 0) column: Mines has no payout pre-check, so it reached the INSERT
       [op('startMines'), `{"sessionId":"${player.sessionId}","amount":1e300,"idempotencyKey":"${newKey()}","mineCount":3}`],
       [op('startMines'), `{"sessionId":"${player.sessionId}","amount":1.7976931348623157e308,"idempotencyKey":"${newKey()}"}`],
-      [op('putOperator'), `{"currency":"USD","callbackBaseUrl":"${w.casino.url}","sharedSecret":"${secretOf(OP)}","minBet":0.1,"stakeStep":0.01,"maxPayout":1e300}`],
+      [
+        op('putOperator'),
+        `{"currency":"USD","callbackBaseUrl":"${w.casino.url}","sharedSecret":"${secretOf(OP)}","minBet":0.1,"stakeStep":0.01,"maxPayout":1e300}`,
+      ],
     ];
     for (const [o, payload] of cases) {
-      const req: Req = { method: o.method, url: o.path.replace('{operatorId}', OP), headers: { ...authHeaders(o), 'content-type': 'application/json' }, payload, what: 'regression' };
+      const req: Req = {
+        method: o.method,
+        url: o.path.replace('{operatorId}', OP),
+        headers: { ...authHeaders(o), 'content-type': 'application/json' },
+        payload,
+        what: 'regression',
+      };
       await check(o, req);
       const res = await w.t.app.inject({ method: req.method as 'POST', url: req.url, headers: req.headers, payload });
       expect(res.json().code, payload).toBe('VALIDATION_ERROR');
@@ -479,8 +747,14 @@ describe('fuzzing every operation of /openapi.json from its own schema', () => {
   it('no answer and no log line of the run holds a secret, a launch token or a session cookie', () => {
     const secrets = [ADMIN_TOKEN, CRON_SECRET, secretOf(OP), player.launchToken];
     for (const s of secrets) {
-      expect(answers.some((a) => a.includes(s)), `an answer holds ${s.slice(0, 6)}…`).toBe(false);
-      expect(logLines.some((l) => l.includes(s)), `a log line holds ${s.slice(0, 6)}…`).toBe(false);
+      expect(
+        answers.some((a) => a.includes(s)),
+        `an answer holds ${s.slice(0, 6)}…`,
+      ).toBe(false);
+      expect(
+        logLines.some((l) => l.includes(s)),
+        `a log line holds ${s.slice(0, 6)}…`,
+      ).toBe(false);
     }
     // the scan is not vacuous: every fuzzed request wrote its one access line, the router's refusals
     // (bad percent-encodings) too; counted by request id, so the setup's and the background jobs'
@@ -488,7 +762,8 @@ describe('fuzzing every operation of /openapi.json from its own schema', () => {
     const accessLines = new Map<string, number>();
     for (const l of logLines) {
       const line = JSON.parse(l) as { msg?: string; reqId?: string };
-      if (line.reqId && (line.msg === 'request completed' || line.msg === 'request errored')) accessLines.set(line.reqId, (accessLines.get(line.reqId) ?? 0) + 1);
+      if (line.reqId && (line.msg === 'request completed' || line.msg === 'request errored'))
+        accessLines.set(line.reqId, (accessLines.get(line.reqId) ?? 0) + 1);
     }
     expect(requestIds.length).toBe(seen.requests);
     expect(requestIds.filter((id) => accessLines.get(id) !== 1)).toEqual([]);

@@ -14,11 +14,19 @@ let good: Record<string, unknown>;
 
 beforeAll(async () => {
   t = await createTestApp();
-  const launch = await t.app.inject({ method: 'POST', url: '/sandbox/launch', payload: { operatorId: 'demo-usd', playerRef: 'sweeper', gameType: 'dice', launchMode: 'lobby' } });
+  const launch = await t.app.inject({
+    method: 'POST',
+    url: '/sandbox/launch',
+    payload: { operatorId: 'demo-usd', playerRef: 'sweeper', gameType: 'dice', launchMode: 'lobby' },
+  });
   const { launchToken } = launch.json();
   const session = await t.app.inject({ method: 'POST', url: '/api/sessions', payload: { operatorId: 'demo-usd', launchToken, launchMode: 'lobby' } });
   const { sessionId } = session.json();
-  const bet = await t.app.inject({ method: 'POST', url: '/api/bets', payload: { sessionId, gameType: 'dice', amount: 1, idempotencyKey: 'sweep-bet', params: { target: 50, direction: 'over' } } });
+  const bet = await t.app.inject({
+    method: 'POST',
+    url: '/api/bets',
+    payload: { sessionId, gameType: 'dice', amount: 1, idempotencyKey: 'sweep-bet', params: { target: 50, direction: 'over' } },
+  });
   good = {
     sessionId,
     launchToken,
@@ -80,7 +88,27 @@ const HOSTILE: unknown[] = [
 ];
 
 /** Query-string values (always text). */
-const HOSTILE_QUERY = ['%00', 'a%00b', '%07', '%0A', '%C0%AF', '%FF', '1', '-1', '0x10', '1e2', '%205', '+5', '5.0', '99999999999999999999', 'x'.repeat(3000), '2026-13-45', 'March%207', '0000-01-01', '1'];
+const HOSTILE_QUERY = [
+  '%00',
+  'a%00b',
+  '%07',
+  '%0A',
+  '%C0%AF',
+  '%FF',
+  '1',
+  '-1',
+  '0x10',
+  '1e2',
+  '%205',
+  '+5',
+  '5.0',
+  '99999999999999999999',
+  'x'.repeat(3000),
+  '2026-13-45',
+  'March%207',
+  '0000-01-01',
+  '1',
+];
 
 interface Part {
   where: 'body' | 'querystring' | 'params';
@@ -138,7 +166,9 @@ describe('a schema-driven sweep of every route', () => {
       const baseBody = Object.fromEntries(known('body').map((f) => [f, f === 'idempotencyKey' ? `k-${requests}` : good[f]]));
       const baseQuery = Object.fromEntries(known('querystring').map((f) => [f, String(good[f])]));
       const qs = (q: Record<string, string>) => {
-        const s = Object.entries(q).map(([k, v]) => `${k}=${v}`).join('&');
+        const s = Object.entries(q)
+          .map(([k, v]) => `${k}=${v}`)
+          .join('&');
         return s ? `?${s}` : '';
       };
       const hasBody = ['POST', 'PUT'].includes(r.method);
@@ -148,17 +178,26 @@ describe('a schema-driven sweep of every route', () => {
             for (const v of HOSTILE) {
               const body = { ...baseBody, [field]: v, ...(field === 'idempotencyKey' ? {} : { idempotencyKey: `k-${++requests}` }) };
               if (!('idempotencyKey' in baseBody)) delete (body as Record<string, unknown>).idempotencyKey;
-              expectEnvelope(await send(r.method, `${pathOf({})}${qs(baseQuery)}`, r.auth, body), `${r.method} ${r.url} body.${field}=${JSON.stringify(v)?.slice(0, 40)}`);
+              expectEnvelope(
+                await send(r.method, `${pathOf({})}${qs(baseQuery)}`, r.auth, body),
+                `${r.method} ${r.url} body.${field}=${JSON.stringify(v)?.slice(0, 40)}`,
+              );
               requests++;
             }
           } else if (part.where === 'querystring') {
             for (const v of HOSTILE_QUERY) {
-              expectEnvelope(await send(r.method, `${pathOf({})}${qs({ ...baseQuery, [field]: v })}`, r.auth, hasBody ? baseBody : undefined), `${r.method} ${r.url} ?${field}=${v.slice(0, 40)}`);
+              expectEnvelope(
+                await send(r.method, `${pathOf({})}${qs({ ...baseQuery, [field]: v })}`, r.auth, hasBody ? baseBody : undefined),
+                `${r.method} ${r.url} ?${field}=${v.slice(0, 40)}`,
+              );
               requests++;
             }
           } else {
             for (const v of HOSTILE_QUERY) {
-              expectEnvelope(await send(r.method, `${pathOf({ [field]: v })}${qs(baseQuery)}`, r.auth, hasBody ? baseBody : undefined), `${r.method} ${r.url} :${field}=${v.slice(0, 40)}`);
+              expectEnvelope(
+                await send(r.method, `${pathOf({ [field]: v })}${qs(baseQuery)}`, r.auth, hasBody ? baseBody : undefined),
+                `${r.method} ${r.url} :${field}=${v.slice(0, 40)}`,
+              );
               requests++;
             }
           }
@@ -235,7 +274,10 @@ describe('a schema-driven sweep of every route', () => {
       expect(res.json().code).toBe('VALIDATION_ERROR');
     }
     for (const okTime of ['2026-11-24T00:00:00Z', '2026-11-24T00:00:00.123+01:00']) {
-      expect((await t.app.inject({ method: 'GET', url: `/api/reconciliation?from=${encodeURIComponent(okTime)}&to=2099-01-01T00:00:00Z`, headers: auth })).statusCode).toBe(200);
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/api/reconciliation?from=${encodeURIComponent(okTime)}&to=2099-01-01T00:00:00Z`, headers: auth }))
+          .statusCode,
+      ).toBe(200);
     }
   });
 

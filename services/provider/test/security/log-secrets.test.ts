@@ -78,11 +78,21 @@ describe('the log of a run', () => {
     // objects a developer might log one day: the redaction list censors them at any of three levels
     const dbUrl = 'postgres://gp:db-password-0123456789@db/gp';
     used.add(dbUrl).add('db-password-0123456789').add('nested-secret-0123456789');
-    w.t.app.log.warn({ profile: { sharedSecret: 'nested-secret-0123456789' }, env: { CRON_SECRET, ADMIN_TOKEN, DATABASE_URL: dbUrl }, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, cookie: 'gp_staff=nested-secret-0123456789' }, launchToken: a.launchToken }, 'a careless log line');
+    w.t.app.log.warn(
+      {
+        profile: { sharedSecret: 'nested-secret-0123456789' },
+        env: { CRON_SECRET, ADMIN_TOKEN, DATABASE_URL: dbUrl },
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, cookie: 'gp_staff=nested-secret-0123456789' },
+        launchToken: a.launchToken,
+      },
+      'a careless log line',
+    );
 
     const log = lines.join('\n');
     // every request line is JSON with its request id
-    const requestLines = lines.map((l) => JSON.parse(l) as { reqId?: string; req?: unknown; res?: unknown; msg?: string }).filter((l) => l.req !== undefined || l.res !== undefined);
+    const requestLines = lines
+      .map((l) => JSON.parse(l) as { reqId?: string; req?: unknown; res?: unknown; msg?: string })
+      .filter((l) => l.req !== undefined || l.res !== undefined);
     expect(requestLines.length).toBeGreaterThan(10);
     for (const l of requestLines) expect(l.reqId).toMatch(/^([0-9a-f-]{36}|client-req-42)$/);
     // the access log: one line per request, when it ends, with the request and the answer (http/observability.ts AccessLog)
@@ -112,7 +122,9 @@ describe('the log of a run', () => {
       expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR' });
       expect(res.headers['x-request-id']).toBe(c.id);
       const line = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reqId === c.id);
-      expect(line).toEqual([expect.objectContaining({ msg: 'request completed', req: { method: 'GET', url: c.logged }, res: { statusCode: 400 }, errorCode: 'VALIDATION_ERROR' })]);
+      expect(line).toEqual([
+        expect.objectContaining({ msg: 'request completed', req: { method: 'GET', url: c.logged }, res: { statusCode: 400 }, errorCode: 'VALIDATION_ERROR' }),
+      ]);
     }
     expect(lines.some((l) => l.includes(p.sessionId))).toBe(false);
   });

@@ -21,7 +21,8 @@ beforeAll(async () => {
 });
 afterAll(async () => w?.close());
 
-const auditOf = async (roundId: string) => (await w.round(roundId)).body.casinoCallbackAudit as { path: string; callbackStatus: string; errorMessage: string | null; statusCode: number | null }[];
+const auditOf = async (roundId: string) =>
+  (await w.round(roundId)).body.casinoCallbackAudit as { path: string; callbackStatus: string; errorMessage: string | null; statusCode: number | null }[];
 
 describe('a wallet answering huge bodies', () => {
   it('validate-session and balance: a clear 502, read no further than the cap', async () => {

@@ -22,7 +22,12 @@ beforeAll(async () => {
   // from an address of its own: the session-creation budget of 127.0.0.1 belongs to the tests below
   w.casino.createPlayer({ playerRef: 'rl-bal', displayName: 'Balance', balance: '1000', currency: 'USD' });
   const launchToken = w.casino.issueLaunchToken('rl-bal', { operatorId: 'op-rl' });
-  const s = await w.t.app.inject({ method: 'POST', url: '/api/sessions', remoteAddress: '192.0.2.50', payload: { operatorId: 'op-rl', launchToken, gameType: 'dice' } });
+  const s = await w.t.app.inject({
+    method: 'POST',
+    url: '/api/sessions',
+    remoteAddress: '192.0.2.50',
+    payload: { operatorId: 'op-rl', launchToken, gameType: 'dice' },
+  });
   balancePlayer = { playerRef: 'rl-bal', operatorId: 'op-rl', currency: 'USD', sessionId: String(s.json().sessionId), launchToken };
   // a second pod on the same database and Redis
   second = await createTestApp({ env: LIMITS, redisKeyPrefix: prefix, databaseUrl: w.t.config.databaseUrl! });
@@ -102,7 +107,16 @@ describe('rate limits', () => {
     expect(verifyCodes[4]).toBe(429);
     const sessions: number[] = [];
     for (let i = 0; i < 5; i++) {
-      sessions.push((await w.t.app.inject({ method: 'POST', url: '/api/sessions', ...fromIp(ip), payload: { operatorId: 'op-rl', launchToken: 'unknown-token', gameType: 'dice' } })).statusCode);
+      sessions.push(
+        (
+          await w.t.app.inject({
+            method: 'POST',
+            url: '/api/sessions',
+            ...fromIp(ip),
+            payload: { operatorId: 'op-rl', launchToken: 'unknown-token', gameType: 'dice' },
+          })
+        ).statusCode,
+      );
     }
     expect(sessions.slice(0, 4).every((s) => s === 400)).toBe(true);
     expect(sessions[4]).toBe(429);
@@ -123,7 +137,17 @@ describe('rate limits', () => {
       expect(codes).toEqual([200, 200, 429]);
       // the console's real sign-in route carries the same policy (per IP, before the CSRF and password checks)
       const login: number[] = [];
-      for (let i = 0; i < 3; i++) login.push((await app.inject({ method: 'POST', url: '/api/admin/auth/login', ...fromIp('198.51.100.2'), payload: { email: 'x@y.test', password: 'wrong password' } })).statusCode);
+      for (let i = 0; i < 3; i++)
+        login.push(
+          (
+            await app.inject({
+              method: 'POST',
+              url: '/api/admin/auth/login',
+              ...fromIp('198.51.100.2'),
+              payload: { email: 'x@y.test', password: 'wrong password' },
+            })
+          ).statusCode,
+        );
       expect(login.slice(0, 2).every((c) => c !== 429)).toBe(true);
       expect(login[2]).toBe(429);
     } finally {
@@ -136,14 +160,28 @@ describe('rate limits', () => {
     const codes: number[] = [];
     for (let i = 0; i < 5; i++) {
       // a peer on a private network rotating the header, as a pod beside ours could
-      codes.push((await w.t.app.inject({ method: 'POST', url: '/sandbox/launch', remoteAddress: '10.1.2.3', headers: { 'x-forwarded-for': `198.18.0.${i + 1}` }, payload: launch })).statusCode);
+      codes.push(
+        (
+          await w.t.app.inject({
+            method: 'POST',
+            url: '/sandbox/launch',
+            remoteAddress: '10.1.2.3',
+            headers: { 'x-forwarded-for': `198.18.0.${i + 1}` },
+            payload: launch,
+          })
+        ).statusCode,
+      );
     }
     expect(codes).toEqual([200, 200, 200, 200, 429]);
     // and the IP a request is known by (audit lines, limits) is the peer's
     let seen = '';
     const { app } = await buildApp({ ...w.t.config, redisKeyPrefix: `${prefix}ip:` }, { logger: false });
     try {
-      app.get('/api/test-ip', { config: { auth: 'public' }, schema: { operationId: 'testIp', response: { 200: z.object({ ip: z.string() }) } } }, async (request) => ({ ip: (seen = request.ip) }));
+      app.get(
+        '/api/test-ip',
+        { config: { auth: 'public' }, schema: { operationId: 'testIp', response: { 200: z.object({ ip: z.string() }) } } },
+        async (request) => ({ ip: (seen = request.ip) }),
+      );
       await app.ready();
       await app.inject({ method: 'GET', url: '/api/test-ip', remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': '203.0.113.99' } });
       expect(seen).toBe('127.0.0.1');
@@ -153,7 +191,11 @@ describe('rate limits', () => {
     // a deployment that names its one proxy hop (the chart's TRUST_PROXY=1) gets the client's address from it
     const { app: proxied } = await buildApp({ ...w.t.config, trustProxy: 1, redisKeyPrefix: `${prefix}ip2:` }, { logger: false });
     try {
-      proxied.get('/api/test-ip', { config: { auth: 'public' }, schema: { operationId: 'testIp', response: { 200: z.object({ ip: z.string() }) } } }, async (request) => ({ ip: (seen = request.ip) }));
+      proxied.get(
+        '/api/test-ip',
+        { config: { auth: 'public' }, schema: { operationId: 'testIp', response: { 200: z.object({ ip: z.string() }) } } },
+        async (request) => ({ ip: (seen = request.ip) }),
+      );
       await proxied.ready();
       await proxied.inject({ method: 'GET', url: '/api/test-ip', remoteAddress: '10.0.0.2', headers: { 'x-forwarded-for': '203.0.113.99' } });
       expect(seen).toBe('203.0.113.99');

@@ -64,7 +64,9 @@ describe('every route declares who may call it', () => {
     ]);
     expect([...protectedUrls]).toEqual(expect.arrayContaining(['/api/admin/operators', '/api/admin/operators/:operatorId']));
     // the admin API: staff routes (a session or the bearer token; test/admin/isolation.test.ts lists each rule), but sign-in
-    for (const r of table) if (r.url.startsWith('/api/admin/') && !r.url.startsWith('/api/admin/auth/csrf') && !r.url.startsWith('/api/admin/auth/login')) expect(r.auth).toBe('staff');
+    for (const r of table)
+      if (r.url.startsWith('/api/admin/') && !r.url.startsWith('/api/admin/auth/csrf') && !r.url.startsWith('/api/admin/auth/login'))
+        expect(r.auth).toBe('staff');
   });
 
   it('My bets (GET /api/player/bets) is a player route: the session is the credential, another player gets nothing', async () => {
@@ -98,8 +100,18 @@ describe('protected routes refuse an anonymous caller under every spelling of th
       expect(plain.statusCode, `${r.method} ${path}`).toBe(401);
       expect(plain.json().code).toBe('UNAUTHORIZED');
       for (const v of variants(path)) {
-        for (const headers of [{}, { authorization: 'Bearer wrong-token-0123456789' }, { authorization: `Basic ${ADMIN_TOKEN}` }, { authorization: `Bearer ${ADMIN_TOKEN}x` }]) {
-          const res = await t.app.inject({ method: r.method as 'GET', url: v, headers, ...(['PUT', 'POST', 'PATCH'].includes(r.method) ? { payload: { currency: 'USD' } } : {}) });
+        for (const headers of [
+          {},
+          { authorization: 'Bearer wrong-token-0123456789' },
+          { authorization: `Basic ${ADMIN_TOKEN}` },
+          { authorization: `Bearer ${ADMIN_TOKEN}x` },
+        ]) {
+          const res = await t.app.inject({
+            method: r.method as 'GET',
+            url: v,
+            headers,
+            ...(['PUT', 'POST', 'PATCH'].includes(r.method) ? { payload: { currency: 'USD' } } : {}),
+          });
           checked += 1;
           expect(res.statusCode < 200 || res.statusCode >= 300, `${r.method} ${v} answered ${res.statusCode}`).toBe(true);
           expect(res.statusCode, `${r.method} ${v}`).toBeLessThan(500);
@@ -118,7 +130,14 @@ describe('protected routes refuse an anonymous caller under every spelling of th
     const put = await t.app.inject({
       method: 'PUT',
       url: '/api/%61dmin/operators/demo-usd',
-      payload: { currency: 'USD', callbackBaseUrl: 'http://127.0.0.1:1/evil', sharedSecret: 'attacker-secret-0123456789', minBet: 1, stakeStep: 1, maxPayout: 1 },
+      payload: {
+        currency: 'USD',
+        callbackBaseUrl: 'http://127.0.0.1:1/evil',
+        sharedSecret: 'attacker-secret-0123456789',
+        minBet: 1,
+        stakeStep: 1,
+        maxPayout: 1,
+      },
     });
     expect(put.statusCode).toBe(401);
     expect(await t.services.db('operators').select('operator_id', 'callback_base_url', 'secret_enc').orderBy('operator_id')).toEqual(before);
@@ -129,7 +148,12 @@ describe('protected routes refuse an anonymous caller under every spelling of th
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/operators', headers })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/%61dmin/operators', headers })).statusCode).toBe(200);
     // the admin API takes no operator signatures (CONTRACT.md §13)
-    const signed = { 'x-operator-id': 'demo-usd', 'x-timestamp': String(Math.floor(Date.now() / 1000)), 'x-nonce': 'n'.repeat(20), 'x-signature': 'a'.repeat(64) };
+    const signed = {
+      'x-operator-id': 'demo-usd',
+      'x-timestamp': String(Math.floor(Date.now() / 1000)),
+      'x-nonce': 'n'.repeat(20),
+      'x-signature': 'a'.repeat(64),
+    };
     expect((await t.app.inject({ method: 'GET', url: '/api/admin/operators', headers: signed })).json().code).toBe('UNAUTHORIZED');
   });
 });

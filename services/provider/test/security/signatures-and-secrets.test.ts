@@ -20,7 +20,18 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NONCE_PATTERN, signedHeaders } from '../../src/wallet/signing.js';
 import { ADMIN_TOKEN, createTestApp, CRON_SECRET, type TestApp } from '../helpers/app.js';
-import { newKey, operatorSigned, secretOf, startTap, startWorld, type Answer, type Player, type Tap, type TappedRequest, type World } from '../helpers/casino.js';
+import {
+  newKey,
+  operatorSigned,
+  secretOf,
+  startTap,
+  startWorld,
+  type Answer,
+  type Player,
+  type Tap,
+  type TappedRequest,
+  type World,
+} from '../helpers/casino.js';
 
 const OP = 'op-sec';
 const lines: string[] = [];
@@ -45,7 +56,12 @@ const call = async (...args: Parameters<World['call']>): Promise<Answer> => {
 
 beforeAll(async () => {
   tap = await startTap();
-  w = await startWorld([{ operatorId: OP, callbackBaseUrl: `${tap.url}/casino` }], { env: { LOG_LEVEL: 'info' }, logger: { stream: sink }, requestLogging: true, config: { rateLimits: { authFailuresPerMinute: 1_000_000, sessionPerMinute: 1_000_000, ipPerMinute: 1_000_000, loginPerMinute: 1_000_000 } } });
+  w = await startWorld([{ operatorId: OP, callbackBaseUrl: `${tap.url}/casino` }], {
+    env: { LOG_LEVEL: 'info' },
+    logger: { stream: sink },
+    requestLogging: true,
+    config: { rateLimits: { authFailuresPerMinute: 1_000_000, sessionPerMinute: 1_000_000, ipPerMinute: 1_000_000, loginPerMinute: 1_000_000 } },
+  });
   tap.target = w.casino.url;
   p = await w.player('sec-1', { balance: '10000' });
   secrets.add(p.launchToken);
@@ -191,7 +207,8 @@ describe('the server seed of a live round', () => {
     const mines = await call('POST', '/api/mines/rounds', { sessionId: q.sessionId, amount: 1, idempotencyKey: newKey(), mineCount: 3 });
     expect(mines.body.roundStatus).toBe('active');
     let blackjack: Answer | null = null;
-    for (let i = 0; i < 20 && blackjack?.body.roundStatus !== 'active'; i++) blackjack = await call('POST', '/api/blackjack/rounds', { sessionId: q.sessionId, amount: 1, idempotencyKey: newKey() });
+    for (let i = 0; i < 20 && blackjack?.body.roundStatus !== 'active'; i++)
+      blackjack = await call('POST', '/api/blackjack/rounds', { sessionId: q.sessionId, amount: 1, idempotencyKey: newKey() });
     expect(blackjack!.body.roundStatus).toBe('active');
     const seedRow = await w.t.services.db('seed_pairs').where({ operator_id: OP, player_ref: 'sec-live', revealed: false }).first();
     const serverSeed = String(seedRow.server_seed);
@@ -228,7 +245,7 @@ describe('the server seed of a live round', () => {
     const reveal = await call('POST', `/api/mines/rounds/${mId}/reveal`, { sessionId: q.sessionId, tile: 0 });
     seen.push(reveal.text);
     if (reveal.body.roundStatus === 'active') expect((reveal.body.result as { mines?: unknown }).mines).toBeUndefined();
-    const dealer = (blackjack!.body.result as { dealer: { cards: string[] }; cards?: unknown });
+    const dealer = blackjack!.body.result as { dealer: { cards: string[] }; cards?: unknown };
     expect(dealer.dealer.cards).toHaveLength(1); // the hole card stays hidden
     expect(dealer.cards).toBeUndefined();
     for (const text of seen) {
@@ -274,8 +291,14 @@ describe('the answers and log lines of this file', () => {
   it('hold no operator secret, launch token, signature, bearer token or cookie', () => {
     expect(lines.length).toBeGreaterThan(20);
     for (const s of secrets) {
-      expect(answers.some((a) => a.includes(s)), `an answer holds ${s.slice(0, 6)}…`).toBe(false);
-      expect(lines.some((l) => l.includes(s)), `a log line holds ${s.slice(0, 6)}…`).toBe(false);
+      expect(
+        answers.some((a) => a.includes(s)),
+        `an answer holds ${s.slice(0, 6)}…`,
+      ).toBe(false);
+      expect(
+        lines.some((l) => l.includes(s)),
+        `a log line holds ${s.slice(0, 6)}…`,
+      ).toBe(false);
     }
     expect(lines.some((l) => /set-cookie|"cookie"/i.test(l) && !/redacted/i.test(l))).toBe(false);
   });

@@ -21,7 +21,15 @@ beforeAll(async () => {
     max_payout: 1000,
     enabled_games: JSON.stringify(['dice', 'mines']),
   });
-  await db('sessions').insert({ session_id: 's1', operator_id: 'op', player_ref: 'p', currency: 'USD', game_type: null, launch_mode: 'lobby', launch_token_enc: 'x' });
+  await db('sessions').insert({
+    session_id: 's1',
+    operator_id: 'op',
+    player_ref: 'p',
+    currency: 'USD',
+    game_type: null,
+    launch_mode: 'lobby',
+    launch_token_enc: 'x',
+  });
   await db('seed_pairs').insert({ operator_id: 'op', player_ref: 'p', server_seed: 'a', server_seed_hash: 'b', client_seed: 'c' });
 });
 afterAll(async () => {
@@ -63,7 +71,7 @@ describe('database constraints', () => {
     await expect(db('rounds').where({ round_id: id }).delete()).rejects.toThrow(/final/);
   });
 
-  it('a round id is a UUIDv7 and its time is the round\'s: ids stay unique across the monthly partitions', async () => {
+  it("a round id is a UUIDv7 and its time is the round's: ids stay unique across the monthly partitions", async () => {
     const id = await round({ nonce: 900 });
     await expect(round({ nonce: 901, round_id: id, created_at: db.raw('gp_round_time(?)', [id]) })).rejects.toThrow(/unique|duplicate/i);
     await expect(round({ nonce: 902, created_at: db.raw("now() + interval '1 hour'") })).rejects.toThrow(/rounds_id_time/);
@@ -130,11 +138,19 @@ describe('database constraints', () => {
     await cb(`${id}:credit`, 'credit');
     await expect(cb(`${id}:credit2`, 'credit')).rejects.toThrow(/wallet_callbacks_\w+_round_id_round_created_at_idx/);
     await cb(`${id}:debit:rollback`, 'rollback', { debit_idempotency_key: `${id}:debit` });
-    await expect(cb(`${id}:debit:rollback2`, 'rollback', { debit_idempotency_key: `${id}:debit` })).rejects.toThrow(/wallet_callbacks_\w+_debit_idempotency_key_round_create\w*_idx/);
+    await expect(cb(`${id}:debit:rollback2`, 'rollback', { debit_idempotency_key: `${id}:debit` })).rejects.toThrow(
+      /wallet_callbacks_\w+_debit_idempotency_key_round_create\w*_idx/,
+    );
     // a key names its round (so it is unique across the monthly partitions: migration 20261128131000)
     await expect(cb(`other:debit`, 'debit')).rejects.toThrow(/wallet_callbacks_key_of_round/);
-    await db('wallet_callbacks').where({ idempotency_key: `${id}:debit` }).update({ callback_status: 'succeeded' });
-    await expect(db('wallet_callbacks').where({ idempotency_key: `${id}:debit` }).update({ callback_status: 'pending' })).rejects.toThrow(/cannot change/);
+    await db('wallet_callbacks')
+      .where({ idempotency_key: `${id}:debit` })
+      .update({ callback_status: 'succeeded' });
+    await expect(
+      db('wallet_callbacks')
+        .where({ idempotency_key: `${id}:debit` })
+        .update({ callback_status: 'pending' }),
+    ).rejects.toThrow(/cannot change/);
   });
 
   it('one idempotency record per operator, session and key', async () => {
@@ -144,6 +160,8 @@ describe('database constraints', () => {
   });
 
   it('one current seed pair per player', async () => {
-    await expect(db('seed_pairs').insert({ operator_id: 'op', player_ref: 'p', server_seed: 'x', server_seed_hash: 'y', client_seed: 'z' })).rejects.toThrow(/seed_pairs_one_current/);
+    await expect(db('seed_pairs').insert({ operator_id: 'op', player_ref: 'p', server_seed: 'x', server_seed_hash: 'y', client_seed: 'z' })).rejects.toThrow(
+      /seed_pairs_one_current/,
+    );
   });
 });

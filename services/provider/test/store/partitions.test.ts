@@ -17,9 +17,28 @@ beforeAll(async () => {
   const d = await createTestDatabase();
   drop = d.drop;
   db = knexPkg.knex({ client: 'pg', connection: d.url, pool: { min: 0, max: 2 } });
-  await db('operators').insert({ operator_id: 'op', currency: 'USD', callback_base_url: 'sandbox://demo-casino', secret_enc: 'x', min_bet: 1, stake_step: 1, max_payout: 1000, enabled_games: JSON.stringify(['dice']) });
-  await db('sessions').insert({ session_id: 's1', operator_id: 'op', player_ref: 'p', currency: 'USD', game_type: null, launch_mode: 'lobby', launch_token_enc: 'x' });
-  pairId = String((await db('seed_pairs').insert({ operator_id: 'op', player_ref: 'p', server_seed: 'a', server_seed_hash: 'b', client_seed: 'c' }).returning('id'))[0].id);
+  await db('operators').insert({
+    operator_id: 'op',
+    currency: 'USD',
+    callback_base_url: 'sandbox://demo-casino',
+    secret_enc: 'x',
+    min_bet: 1,
+    stake_step: 1,
+    max_payout: 1000,
+    enabled_games: JSON.stringify(['dice']),
+  });
+  await db('sessions').insert({
+    session_id: 's1',
+    operator_id: 'op',
+    player_ref: 'p',
+    currency: 'USD',
+    game_type: null,
+    launch_mode: 'lobby',
+    launch_token_enc: 'x',
+  });
+  pairId = String(
+    (await db('seed_pairs').insert({ operator_id: 'op', player_ref: 'p', server_seed: 'a', server_seed_hash: 'b', client_seed: 'c' }).returning('id'))[0].id,
+  );
   await db.raw('SELECT gp_ensure_time_partitions(?::interval)', ['3 months']);
 });
 afterAll(async () => {
@@ -32,12 +51,37 @@ let nonce = 0;
 async function round(at: Date, status = 'settled'): Promise<string> {
   const id = newRoundId(at.getTime());
   await db('rounds').insert({
-    round_id: id, created_at: db.raw('gp_round_time(?)', [id]), operator_id: 'op', player_ref: 'p', session_id: 's1', game_type: 'dice', currency: 'USD',
-    amount: 10, total_staked: 10, params: '{}', seed_pair_id: pairId, nonce: ++nonce, client_seed: 'c', status,
+    round_id: id,
+    created_at: db.raw('gp_round_time(?)', [id]),
+    operator_id: 'op',
+    player_ref: 'p',
+    session_id: 's1',
+    game_type: 'dice',
+    currency: 'USD',
+    amount: 10,
+    total_staked: 10,
+    params: '{}',
+    seed_pair_id: pairId,
+    nonce: ++nonce,
+    client_seed: 'c',
+    status,
   });
   await db('wallet_callbacks').insert({
-    round_created_at: db.raw('gp_round_time(?)', [id]), round_id: id, operator_id: 'op', player_ref: 'p', operation: 'debit', purpose: 'bet', idempotency_key: `${id}:debit`,
-    amount: 10, currency: 'USD', method: 'POST', path: '/wallet/debit', url: 'x', request_body: '{}', request_body_enc: 'x', callback_status: 'succeeded',
+    round_created_at: db.raw('gp_round_time(?)', [id]),
+    round_id: id,
+    operator_id: 'op',
+    player_ref: 'p',
+    operation: 'debit',
+    purpose: 'bet',
+    idempotency_key: `${id}:debit`,
+    amount: 10,
+    currency: 'USD',
+    method: 'POST',
+    path: '/wallet/debit',
+    url: 'x',
+    request_body: '{}',
+    request_body_enc: 'x',
+    callback_status: 'succeeded',
   });
   return id;
 }
@@ -73,11 +117,25 @@ describe('monthly partitions of rounds and wallet callbacks', () => {
     const id = await round(now, 'debit_requested');
     await round(nextMonth);
     // storeDebitAndClose / storeCreditAndFinish / getRound: the round by id, its time bounded by the id
-    expect(await partitionsRead(`UPDATE rounds SET updated_at = now() WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'debit_requested'`, [id, ...roundAtValues(id)])).toEqual([`rounds_${month(now)}`]);
-    expect(await partitionsRead(`SELECT * FROM rounds WHERE round_id = ? AND ${roundAt('created_at')}`, [id, ...roundAtValues(id)])).toEqual([`rounds_${month(now)}`]);
+    expect(
+      await partitionsRead(`UPDATE rounds SET updated_at = now() WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'debit_requested'`, [
+        id,
+        ...roundAtValues(id),
+      ]),
+    ).toEqual([`rounds_${month(now)}`]);
+    expect(await partitionsRead(`SELECT * FROM rounds WHERE round_id = ? AND ${roundAt('created_at')}`, [id, ...roundAtValues(id)])).toEqual([
+      `rounds_${month(now)}`,
+    ]);
     // the callback's result by id (resultCtes) and a callback by its key (getCallback)
-    expect(await partitionsRead(`UPDATE wallet_callbacks SET updated_at = now() WHERE id = 1 AND ${roundAt('round_created_at')}`, roundAtValues(id))).toEqual([`wallet_callbacks_${month(now)}`]);
-    expect(await partitionsRead(`SELECT * FROM wallet_callbacks WHERE idempotency_key = ? AND ${roundAt('round_created_at')}`, [`${id}:debit`, ...roundAtValues(id)])).toEqual([`wallet_callbacks_${month(now)}`]);
+    expect(await partitionsRead(`UPDATE wallet_callbacks SET updated_at = now() WHERE id = 1 AND ${roundAt('round_created_at')}`, roundAtValues(id))).toEqual([
+      `wallet_callbacks_${month(now)}`,
+    ]);
+    expect(
+      await partitionsRead(`SELECT * FROM wallet_callbacks WHERE idempotency_key = ? AND ${roundAt('round_created_at')}`, [
+        `${id}:debit`,
+        ...roundAtValues(id),
+      ]),
+    ).toEqual([`wallet_callbacks_${month(now)}`]);
     // a round id from before the partitions (a UUIDv4): the legacy partition only
     const old = '6f1c2b8e-3d4a-4f5b-9c6d-7e8f9a0b1c2d';
     const legacy = await partitionsRead(`SELECT * FROM rounds WHERE round_id = ? AND ${roundAt('created_at')}`, [old, ...roundAtValues(old)]);
@@ -114,15 +172,26 @@ describe('monthly partitions of rounds and wallet callbacks', () => {
 
   it('a month is dropped whole (its rounds and callbacks) once it holds no round in flight', async () => {
     const before = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 2, 1)).toISOString();
-    const drop = async () => Number(((await db.raw('SELECT gp_drop_time_partitions(?::timestamptz) AS dropped', [before])) as { rows: { dropped: number }[] }).rows[0]!.dropped);
+    const drop = async () =>
+      Number(((await db.raw('SELECT gp_drop_time_partitions(?::timestamptz) AS dropped', [before])) as { rows: { dropped: number }[] }).rows[0]!.dropped);
     // this month holds rounds in flight: it stays, and so does the next
     expect(await drop()).toBe(0);
-    expect(await db('time_partitions').where({ name: `rounds_${month(now)}` }).first()).toBeTruthy();
+    expect(
+      await db('time_partitions')
+        .where({ name: `rounds_${month(now)}` })
+        .first(),
+    ).toBeTruthy();
     // once they are final, both months go, callbacks with them; the history partition stays
     await db('rounds').whereIn('round_id', db('rounds_in_flight').select('round_id')).update({ status: 'settled' });
     expect(await drop()).toBe(2);
-    expect(await db('time_partitions').whereIn('name', [`rounds_${month(now)}`, `wallet_callbacks_${month(now)}`, `rounds_${month(nextMonth)}`]).count({ n: '*' })).toEqual([{ n: '0' }]);
-    expect(await db('rounds').where('created_at', '<', before).whereNot('created_at', '<', db.raw("'-infinity'::timestamptz")).count({ n: '*' })).toEqual([{ n: '0' }]);
+    expect(
+      await db('time_partitions')
+        .whereIn('name', [`rounds_${month(now)}`, `wallet_callbacks_${month(now)}`, `rounds_${month(nextMonth)}`])
+        .count({ n: '*' }),
+    ).toEqual([{ n: '0' }]);
+    expect(await db('rounds').where('created_at', '<', before).whereNot('created_at', '<', db.raw("'-infinity'::timestamptz")).count({ n: '*' })).toEqual([
+      { n: '0' },
+    ]);
     expect(await db('time_partitions').where({ name: 'rounds_legacy' }).first()).toBeTruthy();
   });
 });

@@ -4,7 +4,16 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('configuration (CONTRACT.md §1)', () => {
   it('has the documented defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', dataDir: './.data', callbackTimeoutMs: 3000, clockSkewSeconds: 300, env: 'development', production: false, demoOperator: true });
+    expect(c).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      dataDir: './.data',
+      callbackTimeoutMs: 3000,
+      clockSkewSeconds: 300,
+      env: 'development',
+      production: false,
+      demoOperator: true,
+    });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.redisUrl).toBeUndefined();
   });

@@ -8,7 +8,9 @@ const op = (allowedEmbedOrigins: string[], enabled = true) => ({ allowedEmbedOri
 describe('frame-ancestors of /game.html', () => {
   it('is exactly the allowed origins when the list is set, in every environment', () => {
     for (const production of [false, true]) {
-      expect(frameAncestors(op(['https://casino.example', 'https://m.casino.example:8443']), production)).toBe('https://casino.example https://m.casino.example:8443');
+      expect(frameAncestors(op(['https://casino.example', 'https://m.casino.example:8443']), production)).toBe(
+        'https://casino.example https://m.casino.example:8443',
+      );
     }
   });
   it('an empty list: any origin outside production, none in production', () => {
@@ -20,7 +22,15 @@ describe('frame-ancestors of /game.html', () => {
     expect(frameAncestors(op(['https://casino.example'], false), false)).toBe("'none'");
   });
   it('never pastes a stored value that is not a plain origin into the header (issue 23 defect 5a: rows from before the rule)', () => {
-    const stored = op(['https://casino.example', 'https://a.example;sandbox', 'https://b.example; script-src *', 'https://c.example/path', "'unsafe-inline'", '*', 'https://d.example\r\nx: y']);
+    const stored = op([
+      'https://casino.example',
+      'https://a.example;sandbox',
+      'https://b.example; script-src *',
+      'https://c.example/path',
+      "'unsafe-inline'",
+      '*',
+      'https://d.example\r\nx: y',
+    ]);
     expect(frameAncestors(stored, false)).toBe('https://casino.example');
     expect(frameAncestors(op(['https://a.example;sandbox']), false)).toBe("'none'");
     expect(frameAncestors(op(['https://a.example;sandbox']), true)).toBe("'none'");

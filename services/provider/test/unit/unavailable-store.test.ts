@@ -19,7 +19,11 @@ describe('an unreachable store', () => {
   });
 
   it('PostgreSQL gone (connection failure, admin shutdown): 503 NOT_READY with checks.database', () => {
-    for (const e of [Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }), Object.assign(new Error('x'), { code: '08006' }), new Error('Connection terminated unexpectedly')]) {
+    for (const e of [
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      Object.assign(new Error('x'), { code: '08006' }),
+      new Error('Connection terminated unexpectedly'),
+    ]) {
       const app = toAppError(e);
       expect([app.statusCode, app.code, app.extras.checks]).toEqual([503, 'NOT_READY', { database: 'unavailable' }]);
     }

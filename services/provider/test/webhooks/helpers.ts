@@ -46,14 +46,23 @@ export async function startReceiver(secret: string, mode: ReceiverMode = 'ok', p
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
       const h = (n: string) => String(req.headers[n] ?? '');
-      const expected = createHmac('sha256', secret).update(`${req.method}\n${req.url}\n${h('x-timestamp')}\n${h('x-nonce')}\n${raw}`).digest('hex');
+      const expected = createHmac('sha256', secret)
+        .update(`${req.method}\n${req.url}\n${h('x-timestamp')}\n${h('x-nonce')}\n${raw}`)
+        .digest('hex');
       let body: Record<string, unknown> = {};
       try {
         body = JSON.parse(raw) as Record<string, unknown>;
       } catch {
         body = {};
       }
-      const delivery: Delivery = { eventId: h('x-event-id'), type: h('x-event-type'), body, raw, signatureValid: expected === h('x-signature'), path: req.url ?? '' };
+      const delivery: Delivery = {
+        eventId: h('x-event-id'),
+        type: h('x-event-type'),
+        body,
+        raw,
+        signatureValid: expected === h('x-signature'),
+        path: req.url ?? '',
+      };
       if (r.mode === 'hang') {
         r.held += 1;
         open.add(res);

@@ -46,7 +46,20 @@ async function startServer(env: Record<string, string>): Promise<{ base: string;
   if (!existsSync(server)) throw new Error('dist/server.js is missing: run npm run build');
   const child = spawn(process.execPath, [server], {
     cwd: root,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'development', PORT: '0', METRICS_PORT: '0', DATABASE_URL: database.url, REDIS_URL, ADMIN_TOKEN, CRON_SECRET, SECRET_KEY, LOG_LEVEL: 'warn', WALLET_RETRY_SCHEDULER: 'off', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'development',
+      PORT: '0',
+      METRICS_PORT: '0',
+      DATABASE_URL: database.url,
+      REDIS_URL,
+      ADMIN_TOKEN,
+      CRON_SECRET,
+      SECRET_KEY,
+      LOG_LEVEL: 'warn',
+      WALLET_RETRY_SCHEDULER: 'off',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -63,7 +76,11 @@ async function startServer(env: Record<string, string>): Promise<{ base: string;
 }
 
 const call = async (base: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${base}${url}`, { method, headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(`${base}${url}`, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown>, text };
 };
@@ -73,9 +90,21 @@ describe('the outbox survives a SIGKILL between the commit and the delivery', ()
   it('delivers the event once per event id, signed, after a new process starts', { timeout: 120_000 }, async () => {
     // the first process: its dispatcher's first pass is an hour away
     const first = await startServer({ WEBHOOKS: 'on', WEBHOOK_TICK_MS: '3600000' });
-    const put = await call(first.base, 'PUT', `/api/admin/operators/${OP}`, { currency: 'USD', callbackBaseUrl: casino.url, sharedSecret: secretOf(OP), minBet: 0.1, stakeStep: 0.01, maxPayout: 10000, enabledGames: ['dice'] }, admin);
+    const put = await call(
+      first.base,
+      'PUT',
+      `/api/admin/operators/${OP}`,
+      { currency: 'USD', callbackBaseUrl: casino.url, sharedSecret: secretOf(OP), minBet: 0.1, stakeStep: 0.01, maxPayout: 10000, enabledGames: ['dice'] },
+      admin,
+    );
     expect(put.status, put.text).toBe(201);
-    const hook = await call(first.base, 'PUT', `/api/admin/operators/${OP}/webhook`, { url: receiver.url, events: ['credit.pending', 'credit.settled'], enabled: true }, admin);
+    const hook = await call(
+      first.base,
+      'PUT',
+      `/api/admin/operators/${OP}/webhook`,
+      { url: receiver.url, events: ['credit.pending', 'credit.settled'], enabled: true },
+      admin,
+    );
     expect(hook.status, hook.text).toBe(200);
 
     casino.createPlayer({ playerRef: 'hk1', displayName: 'Hook', balance: '100', currency: 'USD' });
@@ -83,7 +112,13 @@ describe('the outbox survives a SIGKILL between the commit and the delivery', ()
     const session = await call(first.base, 'POST', '/api/sessions', { operatorId: OP, launchToken: token, gameType: 'dice' });
     expect(session.status, session.text).toBe(200);
     casino.setFaults([{ path: '/wallet/credit', kind: 'status', status: 503 }]);
-    const bet = await call(first.base, 'POST', '/api/bets', { sessionId: session.body.sessionId, gameType: 'dice', amount: 1, idempotencyKey: 'hook-kill-1', params: { target: 50, direction: 'over' } });
+    const bet = await call(first.base, 'POST', '/api/bets', {
+      sessionId: session.body.sessionId,
+      gameType: 'dice',
+      amount: 1,
+      idempotencyKey: 'hook-kill-1',
+      params: { target: 50, direction: 'over' },
+    });
     expect(bet.status, bet.text).toBe(200);
     expect(bet.body.roundStatus).toBe('credit_pending');
     const roundId = String(bet.body.roundId);
@@ -111,7 +146,12 @@ describe('the outbox survives a SIGKILL between the commit and the delivery', ()
     const pending = receiver.deliveries.filter((d) => d.eventId === eventId);
     expect(pending, 'exactly once per event id').toHaveLength(1);
     expect(pending[0]!.signatureValid).toBe(true);
-    expect(pending[0]!.body).toMatchObject({ eventId, type: 'credit.pending', operatorId: OP, data: { roundId, playerRef: 'hk1', currency: 'USD', roundStatus: 'credit_pending' } });
+    expect(pending[0]!.body).toMatchObject({
+      eventId,
+      type: 'credit.pending',
+      operatorId: OP,
+      data: { roundId, playerRef: 'hk1', currency: 'USD', roundStatus: 'credit_pending' },
+    });
     const settled = receiver.deliveries.filter((d) => d.type === 'credit.settled');
     expect(settled).toHaveLength(1);
     expect(settled[0]!.body).toMatchObject({ data: { roundId, roundStatus: 'settled' } });

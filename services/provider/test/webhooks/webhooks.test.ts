@@ -17,7 +17,9 @@ let w: World;
 let rx: Receiver;
 let pl: Player;
 beforeAll(async () => {
-  w = await startWorld([{ operatorId: OP }, { operatorId: 'hook-b' }], { env: { WEBHOOKS: 'on', WEBHOOK_TICK_MS: '100', WEBHOOK_TIMEOUT_MS: '8000', WEBHOOK_BACKOFF_S: '1,1,2' } });
+  w = await startWorld([{ operatorId: OP }, { operatorId: 'hook-b' }], {
+    env: { WEBHOOKS: 'on', WEBHOOK_TICK_MS: '100', WEBHOOK_TIMEOUT_MS: '8000', WEBHOOK_BACKOFF_S: '1,1,2' },
+  });
   rx = await startReceiver(secretOf(OP));
   pl = await w.player('hook-p1', { operatorId: OP });
 });
@@ -26,7 +28,8 @@ afterAll(async () => {
   await w?.close();
 });
 
-const hook = (method: 'GET' | 'PUT' | 'POST', suffix = '', body?: unknown, op = OP) => w.call(method, `/api/admin/operators/${op}/webhook${suffix}`, body, adminHeaders);
+const hook = (method: 'GET' | 'PUT' | 'POST', suffix = '', body?: unknown, op = OP) =>
+  w.call(method, `/api/admin/operators/${op}/webhook${suffix}`, body, adminHeaders);
 
 async function until<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, ms = 30_000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -78,12 +81,16 @@ describe('the receiver of a profile', () => {
 describe('events and their delivery', () => {
   it('a credit left pending and its settlement are delivered once each, signed, with the amounts as JSON numbers', async () => {
     const roundId = await pendingCredit();
-    const pending = await until('credit.pending', () => rx.deliveries.find((d) => d.type === 'credit.pending' && (d.body.data as { roundId: string }).roundId === roundId));
+    const pending = await until('credit.pending', () =>
+      rx.deliveries.find((d) => d.type === 'credit.pending' && (d.body.data as { roundId: string }).roundId === roundId),
+    );
     expect(pending.signatureValid).toBe(true);
     expect(pending.body.data).toMatchObject({ roundId, playerRef: 'hook-p1', currency: 'USD', roundStatus: 'credit_pending', gameType: 'dice' });
     expect(pending.raw).toMatch(/"amount":\d/);
     expect((await w.cron(`operatorId=${OP}`)).body).toMatchObject({ succeeded: 1 });
-    const settled = await until('credit.settled', () => rx.deliveries.find((d) => d.type === 'credit.settled' && (d.body.data as { roundId: string }).roundId === roundId));
+    const settled = await until('credit.settled', () =>
+      rx.deliveries.find((d) => d.type === 'credit.settled' && (d.body.data as { roundId: string }).roundId === roundId),
+    );
     expect(settled.body.data).toMatchObject({ roundId, roundStatus: 'settled' });
     // a round that never was pending reports nothing
     const before = rx.deliveries.length;
@@ -127,9 +134,19 @@ describe('events and their delivery', () => {
       expect(res.status, res.text).toBe(200);
     }
     // still outstanding after those bets: the bets did not wait for it
-    expect((await w.t.services.db('webhook_deliveries').whereIn('event_id', held.map((h: { event_id: string }) => h.event_id))).length).toBe(0);
+    expect(
+      (
+        await w.t.services.db('webhook_deliveries').whereIn(
+          'event_id',
+          held.map((h: { event_id: string }) => h.event_id),
+        )
+      ).length,
+    ).toBe(0);
     rx.mode = 'huge';
     await pendingCredit();
-    await until('a huge answer taken as delivered', async () => (await w.t.services.db('webhook_deliveries').where({ operator_id: OP, status_code: 200 })).length > 3);
+    await until(
+      'a huge answer taken as delivered',
+      async () => (await w.t.services.db('webhook_deliveries').where({ operator_id: OP, status_code: 200 })).length > 3,
+    );
   });
 });

@@ -99,7 +99,10 @@ export const idempotencyChecks = [
       const before = await ctx.balance('balance before');
       const d = await ctx.debit({});
       ctx.moneyAnswer(d.ex, 'debit');
-      const other = await ctx.send('/wallet/debit', ctx.moneyBody({ roundId: d.roundId, amount: ctx.unit * 2n }), { label: 'same key, twice the amount', idempotencyKey: d.key });
+      const other = await ctx.send('/wallet/debit', ctx.moneyBody({ roundId: d.roundId, amount: ctx.unit * 2n }), {
+        label: 'same key, twice the amount',
+        idempotencyKey: d.key,
+      });
       expectRefusal(other, 'same debit key with another amount', { status: 409, codes: ['IDEMPOTENCY_CONFLICT'] });
       await ctx.expectBalance(before - ctx.unit, 'after the conflicting debit');
       await ctx.rollback({ roundId: d.roundId, debitKey: d.key, amount: d.amount });
@@ -146,7 +149,9 @@ export const idempotencyChecks = [
       const d = await ctx.debit({});
       ctx.moneyAnswer(d.ex, 'debit');
       const body = ctx.moneyBody({ roundId: d.roundId, amount: d.amount });
-      const { statuses } = await concurrently(ctx, 'credit', (i) => ctx.credit({ roundId: d.roundId, amount: d.amount, body, closes: d.key, label: `credit #${i + 1}` }));
+      const { statuses } = await concurrently(ctx, 'credit', (i) =>
+        ctx.credit({ roundId: d.roundId, amount: d.amount, body, closes: d.key, label: `credit #${i + 1}` }),
+      );
       await ctx.expectBalance(before, `after ${DUPLICATES} concurrent duplicates of one credit`);
       return { figures: { answers: statuses } };
     },

@@ -65,7 +65,7 @@ export const inputChecks = [
   check({
     id: 'input.over-precise',
     category: 'input',
-    title: "a debit with more decimals than the currency has (e.g. 0.011 USD) is refused (400), not rounded",
+    title: 'a debit with more decimals than the currency has (e.g. 0.011 USD) is refused (400), not rounded',
     clause: 'CONTRACT.md §3 (more decimals than the currency allows is VALIDATION_ERROR); SPEC.md currency precision table',
     async run(ctx) {
       const text = `${fullDecimals(ctx.unit, ctx.s.decimals)}${ctx.s.decimals === 0 ? '.' : ''}1`;
@@ -106,7 +106,7 @@ export const inputChecks = [
     id: 'input.operator-mismatch',
     category: 'input',
     title: 'a debit whose body names another operator than X-Operator-Id is refused (4xx)',
-    clause: 'SPEC.md Authentication 1–2 (signed with the operator\'s secret); CONTRACT.md §6',
+    clause: "SPEC.md Authentication 1–2 (signed with the operator's secret); CONTRACT.md §6",
     async run(ctx) {
       const roundId = ctx.newRound();
       const body = ctx.moneyBody({ roundId, amount: ctx.unit, operatorId: `${ctx.s.operatorId}-other` });
@@ -142,7 +142,9 @@ export const inputChecks = [
       const roundId = ctx.newRound();
       const body = ctx.moneyBody({ roundId, amount: ctx.unit, extra: { padding: 'x'.repeat(100 * 1024) } });
       const d = await ctx.debit({ roundId, body, label: 'debit with a 100 KiB body' });
-      return { message: await acceptedOrRefused(ctx, d.ex, 'debit with a 100 KiB body', before, () => ctx.rollback({ roundId, debitKey: d.key, amount: d.amount })) };
+      return {
+        message: await acceptedOrRefused(ctx, d.ex, 'debit with a 100 KiB body', before, () => ctx.rollback({ roundId, debitKey: d.key, amount: d.amount })),
+      };
     },
   }),
   check({
@@ -155,7 +157,8 @@ export const inputChecks = [
       const d = await ctx.debit({});
       ctx.moneyAnswer(d.ex, 'debit');
       const r = await ctx.rollback({ roundId: d.roundId, debitKey: d.key, amount: d.amount, reason: `rolled back: ${UNICODE}` });
-      if (r.response.status === 401) fail(`the unicode rollback was refused as badly signed (${describe(r)}): the signature must be checked over the exact UTF-8 bytes`);
+      if (r.response.status === 401)
+        fail(`the unicode rollback was refused as badly signed (${describe(r)}): the signature must be checked over the exact UTF-8 bytes`);
       ctx.moneyAnswer(r, 'rollback with a unicode reason');
       await ctx.expectBalance(before, 'after the rollback');
     },
@@ -169,7 +172,9 @@ export const inputChecks = [
       const before = await ctx.balance('balance before');
       const roundId = `wallet-check-${UNICODE}-${randomBytes(4).toString('hex')}`;
       const d = await ctx.debit({ roundId, key: `${ctx.newRound()}:debit`, label: 'debit with a unicode roundId' });
-      return { message: await acceptedOrRefused(ctx, d.ex, 'debit with a unicode roundId', before, () => ctx.rollback({ roundId, debitKey: d.key, amount: d.amount })) };
+      return {
+        message: await acceptedOrRefused(ctx, d.ex, 'debit with a unicode roundId', before, () => ctx.rollback({ roundId, debitKey: d.key, amount: d.amount })),
+      };
     },
   }),
   check({
@@ -182,7 +187,11 @@ export const inputChecks = [
       const roundId = `wallet-check-${'r'.repeat(4000)}-${randomBytes(4).toString('hex')}`;
       const body = ctx.moneyBody({ roundId, amount: ctx.unit, gameType: 'g'.repeat(4000) });
       const d = await ctx.debit({ roundId, key: `${ctx.newRound()}:debit`, body, label: 'debit with 4,000-character strings' });
-      return { message: await acceptedOrRefused(ctx, d.ex, 'debit with 4,000-character strings', before, () => ctx.rollback({ roundId, debitKey: d.key, amount: d.amount })) };
+      return {
+        message: await acceptedOrRefused(ctx, d.ex, 'debit with 4,000-character strings', before, () =>
+          ctx.rollback({ roundId, debitKey: d.key, amount: d.amount }),
+        ),
+      };
     },
   }),
 ];

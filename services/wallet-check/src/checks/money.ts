@@ -9,7 +9,12 @@ import { fullDecimals } from '../money.js';
 import { check } from './types.js';
 
 /** A debit that must be refused with a 4xx and this code; the balance must not change. */
-export async function refusedDebit(ctx: CheckContext, label: string, o: Parameters<CheckContext['debit']>[0], refusal: { status?: number; codes?: string[] }): Promise<void> {
+export async function refusedDebit(
+  ctx: CheckContext,
+  label: string,
+  o: Parameters<CheckContext['debit']>[0],
+  refusal: { status?: number; codes?: string[] },
+): Promise<void> {
   const before = await ctx.balance('balance before');
   const { ex } = await ctx.debit({ label, ...o });
   expectRefusal(ex, label, refusal);
@@ -43,7 +48,7 @@ export const moneyChecks = [
       const debit = ctx.moneyAnswer(d.ex, 'debit');
       const c = await ctx.credit({ roundId: d.roundId, amount: d.amount, closes: d.key });
       const credit = ctx.moneyAnswer(c, 'credit');
-      if (credit.casinoTransactionId === debit.casinoTransactionId) fail('the credit answered the debit\'s casinoTransactionId');
+      if (credit.casinoTransactionId === debit.casinoTransactionId) fail("the credit answered the debit's casinoTransactionId");
       if (credit.balance !== before) fail(`credit answered balance ${ctx.fmt(credit.balance)}, expected ${ctx.fmt(before)}`);
       await ctx.expectBalance(before, 'after a debit and a credit of the same amount');
     },
@@ -64,7 +69,10 @@ export const moneyChecks = [
       await ctx.expectBalance(before - ctx.unit, 'after a credit of 0');
       const won = await ctx.debit({ label: 'debit (round 2)' });
       ctx.moneyAnswer(won.ex, 'debit');
-      ctx.moneyAnswer(await ctx.credit({ roundId: won.roundId, amount: ctx.unit * 2n, closes: won.key, label: 'credit 2 × the stake (round 2 won)' }), 'credit');
+      ctx.moneyAnswer(
+        await ctx.credit({ roundId: won.roundId, amount: ctx.unit * 2n, closes: won.key, label: 'credit 2 × the stake (round 2 won)' }),
+        'credit',
+      );
       ctx.markReversed(lost.key); // round 2 paid round 1's stake back
       await ctx.expectBalance(before, 'after a lost and a won round');
     },
@@ -72,7 +80,7 @@ export const moneyChecks = [
   check({
     id: 'money.exact-decimals',
     category: 'money',
-    title: "amounts written with every decimal of the currency (e.g. 0.07, 0.00000007) move the balance exactly",
+    title: 'amounts written with every decimal of the currency (e.g. 0.07, 0.00000007) move the balance exactly',
     clause: 'SPEC.md currency precision table; CONTRACT.md §3 (exact, never floats)',
     async run(ctx) {
       const d = ctx.s.decimals;
@@ -107,7 +115,12 @@ export const moneyChecks = [
     async run(ctx) {
       const roundId = ctx.newRound();
       const other = ctx.s.currency === 'EUR' ? 'USD' : 'EUR';
-      await refusedDebit(ctx, `debit in ${other}`, { roundId, body: ctx.moneyBody({ roundId, amount: ctx.unit, currency: other }) }, { status: 400, codes: ['CURRENCY_MISMATCH'] });
+      await refusedDebit(
+        ctx,
+        `debit in ${other}`,
+        { roundId, body: ctx.moneyBody({ roundId, amount: ctx.unit, currency: other }) },
+        { status: 400, codes: ['CURRENCY_MISMATCH'] },
+      );
     },
   }),
   check({

@@ -121,7 +121,10 @@ export const performanceChecks = [
           const debit = await ctx.sendQuiet('/wallet/debit', ctx.moneyBody({ roundId, amount: ctx.unit }), { label: 'debit (load)', idempotencyKey: key });
           ctx.noteDebitAnswer(key, debit);
           if (!note('debit', debit)) continue;
-          const credit = await ctx.sendQuiet('/wallet/credit', ctx.moneyBody({ roundId, amount: ctx.unit }), { label: 'credit (load)', idempotencyKey: `${roundId}:credit` });
+          const credit = await ctx.sendQuiet('/wallet/credit', ctx.moneyBody({ roundId, amount: ctx.unit }), {
+            label: 'credit (load)',
+            idempotencyKey: `${roundId}:credit`,
+          });
           if (note('credit', credit)) {
             ctx.markReversed(key);
             rounds += 1;
@@ -130,7 +133,10 @@ export const performanceChecks = [
       };
       await Promise.all(Array.from({ length: loadConcurrency }, worker));
       // the report shows the first failed requests and the slowest of each operation
-      ctx.exchanges.push(...failed.map((ex) => ({ ...ex, label: `failed ${ex.label}` })), ...Object.values(slowest).map((ex) => ({ ...ex, label: `slowest ${ex.label}` })));
+      ctx.exchanges.push(
+        ...failed.map((ex) => ({ ...ex, label: `failed ${ex.label}` })),
+        ...Object.values(slowest).map((ex) => ({ ...ex, label: `slowest ${ex.label}` })),
+      );
       const seconds = (Date.now() - started) / 1000;
       const per = Object.fromEntries(Object.entries(timings).map(([op, ms]) => [op, latencyFigures(ms)])) as Record<keyof typeof timings, LatencyFigures>;
       const figures = {
@@ -140,7 +146,9 @@ export const performanceChecks = [
         failures: failures.length,
         ...Object.fromEntries(Object.entries(per).map(([op, f]) => [`${op} ms`, { n: f.n, p50: f.p50, p99: f.p99, max: f.max }])),
       };
-      const summary = Object.entries(per).map(([op, f]) => `${op} p50 ${f.p50} / p99 ${f.p99} ms`).join(', ');
+      const summary = Object.entries(per)
+        .map(([op, f]) => `${op} p50 ${f.p50} / p99 ${f.p99} ms`)
+        .join(', ');
       const message = `${loadConcurrency} in flight for ${figures.seconds} s: ${rounds} rounds (${figures.roundsPerSecond}/s); ${summary}`;
       if (failures.length) throw new CheckFailure(`${failures.length} requests failed under load (first: ${failures[0]}); ${message}`, figures);
       const slow = Object.entries(per).filter(([, f]) => f.p99 > timeoutMs);

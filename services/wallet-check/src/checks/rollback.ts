@@ -61,7 +61,10 @@ export const rollbackChecks = [
       const d = await ctx.debit({});
       ctx.moneyAnswer(d.ex, 'debit');
       ctx.moneyAnswer(await ctx.rollback({ roundId: d.roundId, debitKey: d.key, amount: d.amount }), 'rollback');
-      const second = await ctx.send('/wallet/rollback', ctx.rollbackBody({ roundId: d.roundId, debitKey: d.key, amount: d.amount }), { label: 'another rollback key for the same debit', idempotencyKey: `${d.key}:rollback:2` });
+      const second = await ctx.send('/wallet/rollback', ctx.rollbackBody({ roundId: d.roundId, debitKey: d.key, amount: d.amount }), {
+        label: 'another rollback key for the same debit',
+        idempotencyKey: `${d.key}:rollback:2`,
+      });
       if (!is2xx(second)) expectRefusal(second, 'second rollback');
       await ctx.expectBalance(before, 'after two rollbacks of one debit');
     },
@@ -75,7 +78,10 @@ export const rollbackChecks = [
       const before = await ctx.balance('balance before');
       const d = await ctx.debit({});
       ctx.moneyAnswer(d.ex, 'debit');
-      const odd = await ctx.send('/wallet/rollback', ctx.rollbackBody({ roundId: d.roundId, debitKey: d.key, amount: ctx.unit * 5n }), { label: 'rollback of 5 × the debited amount', idempotencyKey: `${d.key}:rollback:amount` });
+      const odd = await ctx.send('/wallet/rollback', ctx.rollbackBody({ roundId: d.roundId, debitKey: d.key, amount: ctx.unit * 5n }), {
+        label: 'rollback of 5 × the debited amount',
+        idempotencyKey: `${d.key}:rollback:amount`,
+      });
       if (is2xx(odd)) {
         ctx.markReversed(d.key);
         await ctx.expectBalance(before, 'after a rollback naming 5 × the debit');

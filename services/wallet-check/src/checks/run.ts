@@ -41,7 +41,9 @@ export const runChecks = [
         const back = await ctx.credit({ roundId, amount: start - end, label: 'compensation credit' });
         note = back.response.status === 200 ? ` (the checker credited ${ctx.fmt(start - end)} back)` : ' (the compensation credit failed)';
       }
-      fail(`balance ${ctx.fmt(end)} at the end, ${ctx.fmt(start)} at the start (${ctx.fmtDelta(end - start)})${left.length ? `; ${left.length} debits could not be rolled back` : ''}${note}`);
+      fail(
+        `balance ${ctx.fmt(end)} at the end, ${ctx.fmt(start)} at the start (${ctx.fmtDelta(end - start)})${left.length ? `; ${left.length} debits could not be rolled back` : ''}${note}`,
+      );
     },
   }),
 ];

@@ -28,7 +28,15 @@ export const sessionChecks = [
       if (o.playerRef !== undefined && playerRef !== o.playerRef) fail(`playerRef is ${show(playerRef)}, expected --player ${o.playerRef}`);
       const decimals = o.decimals ?? SPEC_DECIMALS[currency];
       if (decimals === undefined) fail(`currency ${currency} is not in SPEC.md's table (pass --decimals to check it anyway)`);
-      ctx.session = { operatorId: o.operatorId, playerRef, displayName: b['displayName'] as string, launchToken: o.launchToken, currency, decimals, gameType: o.gameType };
+      ctx.session = {
+        operatorId: o.operatorId,
+        playerRef,
+        displayName: b['displayName'] as string,
+        launchToken: o.launchToken,
+        currency,
+        decimals,
+        gameType: o.gameType,
+      };
       return { message: `player ${playerRef}, ${currency} (${decimals} decimals)` };
     },
   }),
@@ -41,7 +49,9 @@ export const sessionChecks = [
       const s = ctx.s;
       if (!(s.currency in SPEC_DECIMALS)) fail(`${s.currency} is not a supported currency code (${Object.keys(SPEC_DECIMALS).join(', ')})`);
       if (ctx.options.currency !== undefined && s.currency !== ctx.options.currency) {
-        fail(`validate-session answered ${s.currency}, the operator's currency is ${ctx.options.currency} (the provider refuses the session with CURRENCY_MISMATCH)`);
+        fail(
+          `validate-session answered ${s.currency}, the operator's currency is ${ctx.options.currency} (the provider refuses the session with CURRENCY_MISMATCH)`,
+        );
       }
       return { message: ctx.options.currency ? `${s.currency} as configured` : `${s.currency} (pass --currency to compare with the operator's)` };
     },
@@ -52,7 +62,9 @@ export const sessionChecks = [
     title: 'an unknown launch token is not valid: 200 {"valid": false} or 400 INVALID_SESSION',
     clause: 'CONTRACT.md §11 (validate-session may answer {"valid": false})',
     async run(ctx) {
-      const ex = await ctx.send('/wallet/validate-session', ctx.validateBody({ launchToken: `lt_wallet_check_unknown_${randomBytes(12).toString('hex')}` }), { label: 'validate-session (unknown token)' });
+      const ex = await ctx.send('/wallet/validate-session', ctx.validateBody({ launchToken: `lt_wallet_check_unknown_${randomBytes(12).toString('hex')}` }), {
+        label: 'validate-session (unknown token)',
+      });
       if (ex.response.status === 200) {
         const b = objectBody(ex);
         if (b['valid'] !== false) fail(`an unknown token must not be valid, got ${describe(ex)}`);
@@ -88,17 +100,22 @@ export const sessionChecks = [
   check({
     id: 'session.balance-unknown-player',
     category: 'session',
-    title: 'balance of an unknown player is refused with a 4xx business refusal (INVALID_SESSION or the casino\'s own code)',
-    clause: 'CONTRACT.md §11 (business refusals: the casino\'s own codes are allowed)',
+    title: "balance of an unknown player is refused with a 4xx business refusal (INVALID_SESSION or the casino's own code)",
+    clause: "CONTRACT.md §11 (business refusals: the casino's own codes are allowed)",
     async run(ctx) {
-      const ex = await ctx.send('/wallet/balance', ctx.balanceBody({ playerRef: `wallet-check-unknown-${randomBytes(8).toString('hex')}` }), { label: 'balance (unknown player)' });
+      const ex = await ctx.send('/wallet/balance', ctx.balanceBody({ playerRef: `wallet-check-unknown-${randomBytes(8).toString('hex')}` }), {
+        label: 'balance (unknown player)',
+      });
       const st = ex.response.status;
       const code = codeOf(ex);
       // A business refusal: a 4xx with a {"code"} body. Not one of the refusals that say something
       // else: 401 (our signature), 409 (an idempotency conflict), 429 (try again later).
       const business = st !== null && st >= 400 && st < 500 && ![401, 409, 429].includes(st) && code !== undefined && !code.startsWith('SIGNATURE_');
-      if (!business) fail(`balance (unknown player): expected a 4xx business refusal with a {"code"} body (INVALID_SESSION, PLAYER_NOT_FOUND, …), got ${describe(ex)}`);
-      return { message: `refused with HTTP ${st} ${code}${code === 'INVALID_SESSION' ? '' : ' (the casino\'s own code; the provider passes it on as CASINO_HTTP_ERROR with casinoCode)'}` };
+      if (!business)
+        fail(`balance (unknown player): expected a 4xx business refusal with a {"code"} body (INVALID_SESSION, PLAYER_NOT_FOUND, …), got ${describe(ex)}`);
+      return {
+        message: `refused with HTTP ${st} ${code}${code === 'INVALID_SESSION' ? '' : " (the casino's own code; the provider passes it on as CASINO_HTTP_ERROR with casinoCode)"}`,
+      };
     },
   }),
 ];

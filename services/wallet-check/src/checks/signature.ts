@@ -69,7 +69,9 @@ export const signatureChecks = [
     title: 'a debit signed with another secret is refused with 401 SIGNATURE_INVALID and debits nothing',
     clause: 'SPEC.md Authentication 1, 3–4; CONTRACT.md §11',
     async run(ctx) {
-      await refusedDebit(ctx, 'debit signed with a wrong secret', { send: { secret: `not-the-secret-${randomBytes(8).toString('hex')}` } }, ['SIGNATURE_INVALID']);
+      await refusedDebit(ctx, 'debit signed with a wrong secret', { send: { secret: `not-the-secret-${randomBytes(8).toString('hex')}` } }, [
+        'SIGNATURE_INVALID',
+      ]);
     },
   }),
   check({
@@ -93,9 +95,24 @@ export const signatureChecks = [
       await refusedDebit(ctx, 'tampered debit', { roundId, amount: ctx.unit * 100n, body: sent, send: { signedBody } }, ['SIGNATURE_INVALID']);
     },
   }),
-  timestampCheck('signature.stale-timestamp', 'a request signed 10 minutes ago is refused with 401 SIGNATURE_STALE', 'SPEC.md Authentication 4 (skew 5 minutes); CONTRACT.md §6', () => nowSeconds() - 600),
-  timestampCheck('signature.future-timestamp', 'a request dated 10 minutes ahead is refused with 401 SIGNATURE_STALE', 'SPEC.md Authentication 4 (skew 5 minutes); CONTRACT.md §6', () => nowSeconds() + 600),
-  timestampCheck('signature.millisecond-timestamp', 'X-Timestamp in milliseconds is refused with 401 SIGNATURE_STALE (it is whole seconds)', 'CONTRACT.md §6 (Unix time in whole seconds)', () => Date.now()),
+  timestampCheck(
+    'signature.stale-timestamp',
+    'a request signed 10 minutes ago is refused with 401 SIGNATURE_STALE',
+    'SPEC.md Authentication 4 (skew 5 minutes); CONTRACT.md §6',
+    () => nowSeconds() - 600,
+  ),
+  timestampCheck(
+    'signature.future-timestamp',
+    'a request dated 10 minutes ahead is refused with 401 SIGNATURE_STALE',
+    'SPEC.md Authentication 4 (skew 5 minutes); CONTRACT.md §6',
+    () => nowSeconds() + 600,
+  ),
+  timestampCheck(
+    'signature.millisecond-timestamp',
+    'X-Timestamp in milliseconds is refused with 401 SIGNATURE_STALE (it is whole seconds)',
+    'CONTRACT.md §6 (Unix time in whole seconds)',
+    () => Date.now(),
+  ),
   check({
     id: 'signature.within-skew',
     category: 'signature',

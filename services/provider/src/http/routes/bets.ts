@@ -27,8 +27,19 @@ const betBody = z
   .strict();
 
 export function betRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/bets', { config: { auth: 'player', rateLimitPolicy: 'session' }, schema: { operationId: 'placeBet', summary: 'Place and settle a dice, limbo, plinko or keno bet', tags: ['player'], response: { 200: betAnswer }, body: betBody } }, async (request) =>
-    placeBet(s.money, request.body),
+  app.post(
+    '/api/bets',
+    {
+      config: { auth: 'player', rateLimitPolicy: 'session' },
+      schema: {
+        operationId: 'placeBet',
+        summary: 'Place and settle a dice, limbo, plinko or keno bet',
+        tags: ['player'],
+        response: { 200: betAnswer },
+        body: betBody,
+      },
+    },
+    async (request) => placeBet(s.money, request.body),
   );
 
   // My bets: only the rounds of the player the session belongs to (the session id is the player's credential).
@@ -52,7 +63,16 @@ export function betRoutes(app: AppInstance, s: Services): void {
 
   app.get(
     '/api/bets/:roundId',
-    { config: { auth: 'player-or-operator' }, schema: { operationId: 'getBet', summary: 'A stored round with its fairness proof and callback audit', tags: ['player', 'operator'], response: { 200: betAnswer }, params: roundIdParams } },
+    {
+      config: { auth: 'player-or-operator' },
+      schema: {
+        operationId: 'getBet',
+        summary: 'A stored round with its fairness proof and callback audit',
+        tags: ['player', 'operator'],
+        response: { 200: betAnswer },
+        params: roundIdParams,
+      },
+    },
     async (request) => {
       // Public by round id (the id is the capability); a signed casino request is scoped to its operator.
       const scope = request.caller.kind === 'operator' ? request.caller.operatorId : null;

@@ -24,20 +24,48 @@ const sessionQuery = z.object({ sessionId: sessionIdSchema });
 export function blackjackRoutes(app: AppInstance, s: Services): void {
   app.post(
     '/api/blackjack/rounds',
-    { config: { auth: 'player', rateLimitPolicy: 'session' }, schema: { operationId: 'startBlackjack', summary: 'Start a Blackjack round (one debit); a round the deal decides is settled at once', tags: ['blackjack'], response: { 200: betAnswer }, body: startBody } },
+    {
+      config: { auth: 'player', rateLimitPolicy: 'session' },
+      schema: {
+        operationId: 'startBlackjack',
+        summary: 'Start a Blackjack round (one debit); a round the deal decides is settled at once',
+        tags: ['blackjack'],
+        response: { 200: betAnswer },
+        body: startBody,
+      },
+    },
     async (request) => startBlackjackRound(s.money, request.body),
   );
 
   // Static segments outrank `:roundId` / `:action` in Fastify's router, whatever the order of registration.
   app.get(
     '/api/blackjack/rounds/active',
-    { config: { auth: 'player' }, schema: { operationId: 'getActiveBlackjackRound', summary: "The player's active Blackjack round, from any of the player's sessions", tags: ['blackjack'], response: { 200: activeRoundAnswer }, querystring: sessionQuery } },
+    {
+      config: { auth: 'player' },
+      schema: {
+        operationId: 'getActiveBlackjackRound',
+        summary: "The player's active Blackjack round, from any of the player's sessions",
+        tags: ['blackjack'],
+        response: { 200: activeRoundAnswer },
+        querystring: sessionQuery,
+      },
+    },
     async (request) => activeBlackjackRound(s.money, request.query.sessionId),
   );
 
   app.get(
     '/api/blackjack/rounds/:roundId',
-    { config: { auth: 'player' }, schema: { operationId: 'getBlackjackRound', summary: 'A Blackjack round (the hole card and the draws only once it is final)', tags: ['blackjack'], response: { 200: betAnswer }, params: roundIdParams, querystring: sessionQuery } },
+    {
+      config: { auth: 'player' },
+      schema: {
+        operationId: 'getBlackjackRound',
+        summary: 'A Blackjack round (the hole card and the draws only once it is final)',
+        tags: ['blackjack'],
+        response: { 200: betAnswer },
+        params: roundIdParams,
+        querystring: sessionQuery,
+      },
+    },
     async (request) => getBlackjackRound(s.money, request.query.sessionId, request.params.roundId),
   );
 
@@ -46,8 +74,10 @@ export function blackjackRoutes(app: AppInstance, s: Services): void {
     {
       config: { auth: 'player', rateLimitPolicy: 'session' },
       schema: {
-        operationId: 'blackjackInsurance', summary: 'Take (one extra debit of half the bet) or decline the insurance offered against an Ace',
-        tags: ['blackjack'], response: { 200: betAnswer },
+        operationId: 'blackjackInsurance',
+        summary: 'Take (one extra debit of half the bet) or decline the insurance offered against an Ace',
+        tags: ['blackjack'],
+        response: { 200: betAnswer },
         params: roundIdParams,
         body: insuranceBody,
       },
@@ -66,8 +96,10 @@ export function blackjackRoutes(app: AppInstance, s: Services): void {
     {
       config: { auth: 'player', rateLimitPolicy: 'session' },
       schema: {
-        operationId: 'blackjackAction', summary: 'hit or stand (no wallet movement), double or split (one extra debit)',
-        tags: ['blackjack'], response: { 200: betAnswer },
+        operationId: 'blackjackAction',
+        summary: 'hit or stand (no wallet movement), double or split (one extra debit)',
+        tags: ['blackjack'],
+        response: { 200: betAnswer },
         params: actionParams,
         body: actionBody,
       },

@@ -25,23 +25,49 @@ const verifyBody = z
   .strict();
 
 export function fairnessRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/fairness/rotate', { config: { auth: 'player', rateLimitPolicy: 'session' }, schema: { operationId: 'rotateSeeds', summary: 'Reveal the server seed and commit a new one', tags: ['fairness'], response: { 200: rotateAnswer }, body: rotateBody } }, async (request) => {
-    const session = await s.sessions.get(s.db, request.body.sessionId);
-    return rotateSeeds(s.db, session, request.body.clientSeed);
-  });
+  app.post(
+    '/api/fairness/rotate',
+    {
+      config: { auth: 'player', rateLimitPolicy: 'session' },
+      schema: {
+        operationId: 'rotateSeeds',
+        summary: 'Reveal the server seed and commit a new one',
+        tags: ['fairness'],
+        response: { 200: rotateAnswer },
+        body: rotateBody,
+      },
+    },
+    async (request) => {
+      const session = await s.sessions.get(s.db, request.body.sessionId);
+      return rotateSeeds(s.db, session, request.body.clientSeed);
+    },
+  );
 
-  app.post('/api/verify', { config: { auth: 'public', rateLimitPolicy: 'ip' }, schema: { operationId: 'verify', summary: 'Recompute a result from revealed seeds', tags: ['fairness'], response: { 200: verifyAnswer }, body: verifyBody } }, async (request) => {
-    const b = request.body;
-    const amountMinor = parseAmount(b.amount, b.currency);
-    const money = (v: bigint) => amountJson(v, b.currency);
-    const out = verifyBet({ ...b, amountMinor, toAmount: money });
-    return {
-      gameType: out.gameType,
-      result: out.result as GameResult,
-      multiplier: multiplierJson(out.multiplier4),
-      payout: money(out.payoutMinor),
-      won: out.won,
-      totalStaked: money(out.totalStakedMinor),
-    };
-  });
+  app.post(
+    '/api/verify',
+    {
+      config: { auth: 'public', rateLimitPolicy: 'ip' },
+      schema: {
+        operationId: 'verify',
+        summary: 'Recompute a result from revealed seeds',
+        tags: ['fairness'],
+        response: { 200: verifyAnswer },
+        body: verifyBody,
+      },
+    },
+    async (request) => {
+      const b = request.body;
+      const amountMinor = parseAmount(b.amount, b.currency);
+      const money = (v: bigint) => amountJson(v, b.currency);
+      const out = verifyBet({ ...b, amountMinor, toAmount: money });
+      return {
+        gameType: out.gameType,
+        result: out.result as GameResult,
+        multiplier: multiplierJson(out.multiplier4),
+        payout: money(out.payoutMinor),
+        won: out.won,
+        totalStaked: money(out.totalStakedMinor),
+      };
+    },
+  );
 }

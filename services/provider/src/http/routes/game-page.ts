@@ -89,10 +89,12 @@ export function gamePageRoutes(app: AppInstance, s: Services, distDir = GAME_DIS
   void app.register(fastifyStatic, { root: assets, serve: false });
   app.get(`${GAME_ASSETS_PREFIX}*`, { config: { auth: 'public' }, schema: { hide: true } }, (request, reply) => {
     const file = (request.params as { '*': string })['*'];
-    return reply
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'no-referrer')
-      // Vite names every asset by its content hash: cache for good.
-      .sendFile(file, assets, { immutable: true, maxAge: '365d', dotfiles: 'deny' });
+    return (
+      reply
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', 'no-referrer')
+        // Vite names every asset by its content hash: cache for good.
+        .sendFile(file, assets, { immutable: true, maxAge: '365d', dotfiles: 'deny' })
+    );
   });
 }

@@ -38,9 +38,7 @@ function loadThumbnails(): Map<string, Thumbnail> {
   return out;
 }
 
-const money = z
-  .custom<LosslessNumber>(() => true)
-  .meta({ type: 'number', description: "an amount in the operator's currency, exact, with its decimals" });
+const money = z.custom<LosslessNumber>(() => true).meta({ type: 'number', description: "an amount in the operator's currency, exact, with its decimals" });
 const rtpParams = z.record(z.string(), z.union([z.string(), z.number()]));
 
 export const gamesQuery = z.object({ operatorId: operatorIdText });
@@ -55,7 +53,10 @@ export const gameEntrySchema = z.object({
       params: rtpParams,
       min: z.number().meta({ description: 'lowest over the params the game accepts (limbo: over its reference targets)' }),
       max: z.number(),
-      variants: z.array(z.object({ params: rtpParams, value: z.number() })).optional().meta({ description: 'plinko (rows × risk) and keno (risk × picks): every table' }),
+      variants: z
+        .array(z.object({ params: rtpParams, value: z.number() }))
+        .optional()
+        .meta({ description: 'plinko (rows × risk) and keno (risk × picks): every table' }),
     })
     .meta({ description: 'computed from the game rules and paytables (the figures `npm run rtp` checks by simulation)' }),
   minBet: money,
@@ -96,7 +97,16 @@ export function gamesCatalogueRoutes(app: AppInstance, s: Services): void {
 
   app.get(
     '/api/games',
-    { config: { auth: 'public' }, schema: { operationId: 'listGames', summary: "The operator's enabled games: names, kinds, RTP, bet limits, launch modes, languages, thumbnails", tags: ['operators'], querystring: gamesQuery, response: { 200: gamesAnswerSchema } } },
+    {
+      config: { auth: 'public' },
+      schema: {
+        operationId: 'listGames',
+        summary: "The operator's enabled games: names, kinds, RTP, bet limits, launch modes, languages, thumbnails",
+        tags: ['operators'],
+        querystring: gamesQuery,
+        response: { 200: gamesAnswerSchema },
+      },
+    },
     async (request, reply) => {
       const op = await s.operators.get(s.db, request.query.operatorId);
       if (!op || !op.enabled) throw new AppError('NOT_FOUND', 'no such operator');

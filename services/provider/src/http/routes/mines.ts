@@ -29,32 +29,76 @@ const cashoutBody = z.object({ sessionId: sessionIdSchema, idempotencyKey: idemp
 const sessionQuery = z.object({ sessionId: sessionIdSchema });
 
 export function minesRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/mines/rounds', { config: { auth: 'player', rateLimitPolicy: 'session' }, schema: { operationId: 'startMines', summary: 'Start a Mines round (one debit)', tags: ['mines'], response: { 200: betAnswer }, body: startBody } }, async (request) =>
-    startMinesRound(s.money, request.body),
+  app.post(
+    '/api/mines/rounds',
+    {
+      config: { auth: 'player', rateLimitPolicy: 'session' },
+      schema: { operationId: 'startMines', summary: 'Start a Mines round (one debit)', tags: ['mines'], response: { 200: betAnswer }, body: startBody },
+    },
+    async (request) => startMinesRound(s.money, request.body),
   );
 
   // A static segment outranks `:roundId` in Fastify's router, whatever the order of registration.
   app.get(
     '/api/mines/rounds/active',
-    { config: { auth: 'player' }, schema: { operationId: 'getActiveMinesRound', summary: "The player's active Mines round, from any of the player's sessions", tags: ['mines'], response: { 200: activeRoundAnswer }, querystring: sessionQuery } },
+    {
+      config: { auth: 'player' },
+      schema: {
+        operationId: 'getActiveMinesRound',
+        summary: "The player's active Mines round, from any of the player's sessions",
+        tags: ['mines'],
+        response: { 200: activeRoundAnswer },
+        querystring: sessionQuery,
+      },
+    },
     async (request) => activeMinesRound(s.money, request.query.sessionId),
   );
 
   app.get(
     '/api/mines/rounds/:roundId',
-    { config: { auth: 'player' }, schema: { operationId: 'getMinesRound', summary: 'A Mines round (the mines only once it is final)', tags: ['mines'], response: { 200: betAnswer }, params: roundIdParams, querystring: sessionQuery } },
+    {
+      config: { auth: 'player' },
+      schema: {
+        operationId: 'getMinesRound',
+        summary: 'A Mines round (the mines only once it is final)',
+        tags: ['mines'],
+        response: { 200: betAnswer },
+        params: roundIdParams,
+        querystring: sessionQuery,
+      },
+    },
     async (request) => getMinesRound(s.money, request.query.sessionId, request.params.roundId),
   );
 
   app.post(
     '/api/mines/rounds/:roundId/reveal',
-    { config: { auth: 'player', rateLimitPolicy: 'session' }, schema: { operationId: 'revealMinesTile', summary: 'Reveal a tile (no wallet movement; a mine closes the round with a zero credit)', tags: ['mines'], response: { 200: betAnswer }, params: roundIdParams, body: revealBody } },
+    {
+      config: { auth: 'player', rateLimitPolicy: 'session' },
+      schema: {
+        operationId: 'revealMinesTile',
+        summary: 'Reveal a tile (no wallet movement; a mine closes the round with a zero credit)',
+        tags: ['mines'],
+        response: { 200: betAnswer },
+        params: roundIdParams,
+        body: revealBody,
+      },
+    },
     async (request) => revealMinesTile(s.money, { ...request.body, roundId: request.params.roundId }),
   );
 
   app.post(
     '/api/mines/rounds/:roundId/cashout',
-    { config: { auth: 'player', rateLimitPolicy: 'session' }, schema: { operationId: 'cashoutMines', summary: 'Cash out (one credit of the payout)', tags: ['mines'], response: { 200: betAnswer }, params: roundIdParams, body: cashoutBody } },
+    {
+      config: { auth: 'player', rateLimitPolicy: 'session' },
+      schema: {
+        operationId: 'cashoutMines',
+        summary: 'Cash out (one credit of the payout)',
+        tags: ['mines'],
+        response: { 200: betAnswer },
+        params: roundIdParams,
+        body: cashoutBody,
+      },
+    },
     async (request) => cashoutMinesRound(s.money, { ...request.body, roundId: request.params.roundId }),
   );
 }

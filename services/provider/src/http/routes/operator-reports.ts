@@ -18,12 +18,39 @@ import { operatorIdText, playerRefSchema, queryInt, queryTime, roundIdParams } f
 
 const format = z.enum(['json', 'csv']).default('json');
 const cursor = z.string().max(400).optional();
-const ggrQuery = z.object({ operatorId: operatorIdText.optional(), from: queryTime.optional(), to: queryTime.optional(), cursor, limit: queryInt(1, 500, 100), format });
-const recallQuery = z.object({ operatorId: operatorIdText.optional(), from: queryTime.optional(), to: queryTime.optional(), cursor, limit: queryInt(1, 200, 50), format });
+const ggrQuery = z.object({
+  operatorId: operatorIdText.optional(),
+  from: queryTime.optional(),
+  to: queryTime.optional(),
+  cursor,
+  limit: queryInt(1, 500, 100),
+  format,
+});
+const recallQuery = z.object({
+  operatorId: operatorIdText.optional(),
+  from: queryTime.optional(),
+  to: queryTime.optional(),
+  cursor,
+  limit: queryInt(1, 200, 50),
+  format,
+});
 const ggrAnswer = z.object({
   from: z.string(),
   to: z.string(),
-  rows: z.array(z.object({ day: z.string(), operatorId: z.string(), gameType: z.string(), currency: z.string(), rounds: z.number(), stakes: money, payouts: money, freeBetPayouts: money, rollbacks: money, ggr: money })),
+  rows: z.array(
+    z.object({
+      day: z.string(),
+      operatorId: z.string(),
+      gameType: z.string(),
+      currency: z.string(),
+      rounds: z.number(),
+      stakes: money,
+      payouts: money,
+      freeBetPayouts: money,
+      rollbacks: money,
+      ggr: money,
+    }),
+  ),
   promoPayouts: z
     .array(z.object({ day: z.string(), operatorId: z.string(), currency: z.string(), awards: z.number(), payouts: money }))
     .meta({ description: "promotions' prizes confirmed per UTC day (docs/promotions.md), apart from the games' GGR; on the first page only" }),
@@ -86,8 +113,20 @@ export function operatorReportRoutes(app: AppInstance, s: Services): void {
     },
     async (request, reply) => {
       const q = request.query;
-      const report = await ggrReport(s.db, { ...reportRange(q.from, q.to), operatorId: scopeOf(request, q.operatorId, false), cursor: q.cursor, limit: q.limit });
-      if (q.format === 'csv') return csv(reply, 'ggr', ['day', 'operatorId', 'gameType', 'currency', 'rounds', 'stakes', 'payouts', 'freeBetPayouts', 'rollbacks', 'ggr'], report.rows as unknown as Record<string, unknown>[], report.nextCursor);
+      const report = await ggrReport(s.db, {
+        ...reportRange(q.from, q.to),
+        operatorId: scopeOf(request, q.operatorId, false),
+        cursor: q.cursor,
+        limit: q.limit,
+      });
+      if (q.format === 'csv')
+        return csv(
+          reply,
+          'ggr',
+          ['day', 'operatorId', 'gameType', 'currency', 'rounds', 'stakes', 'payouts', 'freeBetPayouts', 'rollbacks', 'ggr'],
+          report.rows as unknown as Record<string, unknown>[],
+          report.nextCursor,
+        );
       return report;
     },
   );
@@ -108,9 +147,28 @@ export function operatorReportRoutes(app: AppInstance, s: Services): void {
     async (request, reply) => {
       const q = request.query;
       const operatorId = scopeOf(request, q.operatorId, true)!;
-      const page = await playerRounds(s.db, { ...reportRange(q.from, q.to), operatorId, playerRef: request.params.playerRef, cursor: q.cursor, limit: q.limit });
+      const page = await playerRounds(s.db, {
+        ...reportRange(q.from, q.to),
+        operatorId,
+        playerRef: request.params.playerRef,
+        cursor: q.cursor,
+        limit: q.limit,
+      });
       if (q.format === 'csv') {
-        const columns = ['roundId', 'gameType', 'currency', 'amount', 'totalStaked', 'payout', 'multiplier', 'roundStatus', 'freeBet', 'result', 'createdAt', 'settledAt'];
+        const columns = [
+          'roundId',
+          'gameType',
+          'currency',
+          'amount',
+          'totalStaked',
+          'payout',
+          'multiplier',
+          'roundStatus',
+          'freeBet',
+          'result',
+          'createdAt',
+          'settledAt',
+        ];
         return csv(reply, `rounds-${request.params.playerRef}`, columns, page.rounds as unknown as Record<string, unknown>[], page.nextCursor);
       }
       return { operatorId, playerRef: request.params.playerRef, ...page };
@@ -121,12 +179,19 @@ export function operatorReportRoutes(app: AppInstance, s: Services): void {
     '/api/reports/rounds/:roundId',
     {
       config: { auth: 'admin-or-operator' },
-      schema: { operationId: 'reportRound', summary: "One round's details: bet, result, fairness proof and casino callback trail", tags: ['operator', 'admin'], params: roundIdParams, response: { 200: betAnswer } },
+      schema: {
+        operationId: 'reportRound',
+        summary: "One round's details: bet, result, fairness proof and casino callback trail",
+        tags: ['operator', 'admin'],
+        params: roundIdParams,
+        response: { 200: betAnswer },
+      },
     },
     async (request) => {
       const round = await getRound(s.db, request.params.roundId);
       if (!round) throw new AppError('ROUND_NOT_FOUND', 'no round with this id');
-      if (request.caller.kind === 'operator' && round.operatorId !== request.caller.operatorId) throw new AppError('FORBIDDEN', 'this round belongs to another operator');
+      if (request.caller.kind === 'operator' && round.operatorId !== request.caller.operatorId)
+        throw new AppError('FORBIDDEN', 'this round belongs to another operator');
       return betView(s.db, round, { audit: true, result: playerResultView(round) });
     },
   );

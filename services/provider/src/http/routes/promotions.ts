@@ -18,10 +18,27 @@ import type { RouteAuth, StaffRule } from '../authentication.js';
 import { AppError } from '../../errors.js';
 import type { Actor } from '../../staff/config-audit.js';
 import { PROMO_KINDS, PROMO_STATUSES, SCORINGS } from '../../rounds/promotions/promotion-store.js';
-import { cancelPromotionOf, createPromotion, listPromotionsOf, MAX_DROP_PRIZES, MAX_PROMO_PLAYERS, promotionAwards, promotionDetail, type PromoCaller } from '../../rounds/promotions/promotions.js';
+import {
+  cancelPromotionOf,
+  createPromotion,
+  listPromotionsOf,
+  MAX_DROP_PRIZES,
+  MAX_PROMO_PLAYERS,
+  promotionAwards,
+  promotionDetail,
+  type PromoCaller,
+} from '../../rounds/promotions/promotions.js';
 import { dropProof, leaderboardOf, sessionPromotions } from '../../rounds/promotions/leaderboard.js';
 import { amountSchema, idText, operatorIdText, playerRefSchema, queryInt, queryTime, sessionIdSchema, text } from '../schemas.js';
-import { dropProofAnswer, leaderboardAnswer, promotionAnswer, promotionAwardsAnswer, promotionDetailAnswer, promotionListAnswer, sessionPromotionsAnswer } from '../promo-answers.js';
+import {
+  dropProofAnswer,
+  leaderboardAnswer,
+  promotionAnswer,
+  promotionAwardsAnswer,
+  promotionDetailAnswer,
+  promotionListAnswer,
+  sessionPromotionsAnswer,
+} from '../promo-answers.js';
 import { actorOf } from './admin/actor.js';
 
 type Operation = 'create' | 'list' | 'get' | 'cancel' | 'leaderboard' | 'awards';
@@ -36,9 +53,11 @@ const STAFF_RULES: RouteRules = (op) => ({
 const createBody = z
   .object({
     kind: z.enum(PROMO_KINDS),
-    operatorId: operatorIdText.optional().meta({ description: 'required with the admin token; a signed request defaults to (and may only name) its own operator' }),
+    operatorId: operatorIdText
+      .optional()
+      .meta({ description: 'required with the admin token; a signed request defaults to (and may only name) its own operator' }),
     name: text(200).optional(),
-    games: z.array(z.enum(GAME_TYPES)).min(1).max(GAME_TYPES.length).optional().meta({ description: "default: every game the profile offers" }),
+    games: z.array(z.enum(GAME_TYPES)).min(1).max(GAME_TYPES.length).optional().meta({ description: 'default: every game the profile offers' }),
     minBet: amountSchema.optional().meta({ description: 'the qualifying minimum stake (default: any)' }),
     prizes: z.array(amountSchema).min(1).max(MAX_DROP_PRIZES).meta({ description: 'tournament: by rank (at most 100); prize drop: in drop order' }),
     scoring: z.enum(SCORINGS).optional().meta({ description: 'tournaments: multiplier | wagered | profit | biggestWin' }),
@@ -49,7 +68,12 @@ const createBody = z
   })
   .strict();
 const promoParams = z.object({ promoId: idText(200) });
-const listQuery = z.object({ operatorId: operatorIdText.optional(), kind: z.enum(PROMO_KINDS).optional(), status: z.enum(PROMO_STATUSES).optional(), limit: queryInt(1, 500, 100) });
+const listQuery = z.object({
+  operatorId: operatorIdText.optional(),
+  kind: z.enum(PROMO_KINDS).optional(),
+  status: z.enum(PROMO_STATUSES).optional(),
+  limit: queryInt(1, 500, 100),
+});
 const boardQuery = z.object({ limit: queryInt(1, 1000, 100) });
 
 function callerOf(request: FastifyRequest): PromoCaller {
@@ -72,30 +96,69 @@ function auditActor(request: FastifyRequest): Actor {
 function promotionRoutesAt(app: AppInstance, s: Services, prefix: string, rules: RouteRules, ids: string, tags: string[]): void {
   app.post(
     prefix,
-    { config: rules('create'), schema: { operationId: `create${ids}`, summary: 'Create a tournament or a prize drop', tags, response: { 201: promotionAnswer }, body: createBody } },
+    {
+      config: rules('create'),
+      schema: { operationId: `create${ids}`, summary: 'Create a tournament or a prize drop', tags, response: { 201: promotionAnswer }, body: createBody },
+    },
     async (request, reply) => reply.status(201).send(await createPromotion(s.money, callerOf(request), auditActor(request), request.body)),
   );
-  app.get(prefix, { config: rules('list'), schema: { operationId: `list${ids}`, summary: 'List tournaments and prize drops', tags, response: { 200: promotionListAnswer }, querystring: listQuery } }, async (request) =>
-    listPromotionsOf(s.money, callerOf(request), request.query),
+  app.get(
+    prefix,
+    {
+      config: rules('list'),
+      schema: { operationId: `list${ids}`, summary: 'List tournaments and prize drops', tags, response: { 200: promotionListAnswer }, querystring: listQuery },
+    },
+    async (request) => listPromotionsOf(s.money, callerOf(request), request.query),
   );
   app.get(
     `${prefix}/:promoId`,
-    { config: rules('get'), schema: { operationId: `get${ids}Item`, summary: 'A promotion with its awards', tags, response: { 200: promotionDetailAnswer }, params: promoParams } },
+    {
+      config: rules('get'),
+      schema: { operationId: `get${ids}Item`, summary: 'A promotion with its awards', tags, response: { 200: promotionDetailAnswer }, params: promoParams },
+    },
     async (request) => promotionDetail(s.money, callerOf(request), request.params.promoId),
   );
   app.post(
     `${prefix}/:promoId/cancel`,
-    { config: rules('cancel'), schema: { operationId: `cancel${ids}Item`, summary: 'Cancel a promotion (prizes not yet awarded are never paid)', tags, response: { 200: promotionAnswer }, params: promoParams } },
+    {
+      config: rules('cancel'),
+      schema: {
+        operationId: `cancel${ids}Item`,
+        summary: 'Cancel a promotion (prizes not yet awarded are never paid)',
+        tags,
+        response: { 200: promotionAnswer },
+        params: promoParams,
+      },
+    },
     async (request) => cancelPromotionOf(s.money, callerOf(request), auditActor(request), request.params.promoId),
   );
   app.get(
     `${prefix}/:promoId/leaderboard`,
-    { config: rules('leaderboard'), schema: { operationId: `get${ids}Leaderboard`, summary: "A tournament's leaderboard (cached a few seconds)", tags, response: { 200: leaderboardAnswer }, params: promoParams, querystring: boardQuery } },
+    {
+      config: rules('leaderboard'),
+      schema: {
+        operationId: `get${ids}Leaderboard`,
+        summary: "A tournament's leaderboard (cached a few seconds)",
+        tags,
+        response: { 200: leaderboardAnswer },
+        params: promoParams,
+        querystring: boardQuery,
+      },
+    },
     async (request) => leaderboardOf(s.money, callerOf(request), request.params.promoId, request.query.limit),
   );
   app.get(
     `${prefix}/:promoId/awards`,
-    { config: rules('awards'), schema: { operationId: `get${ids}Awards`, summary: "A promotion's awards and their promo credits", tags, response: { 200: promotionAwardsAnswer }, params: promoParams } },
+    {
+      config: rules('awards'),
+      schema: {
+        operationId: `get${ids}Awards`,
+        summary: "A promotion's awards and their promo credits",
+        tags,
+        response: { 200: promotionAwardsAnswer },
+        params: promoParams,
+      },
+    },
     async (request) => promotionAwards(s.money, callerOf(request), request.params.promoId),
   );
 }
@@ -106,12 +169,30 @@ export function promotionRoutes(app: AppInstance, s: Services): void {
 
   app.get(
     '/api/promotions/:promoId/proof',
-    { config: { auth: 'public' }, schema: { operationId: 'getPrizeDropProof', summary: "A prize drop's public proof: the committed hash, the tickets in draw order, the awards; the seed once the drop is over", tags: ['player', 'promotions'], response: { 200: dropProofAnswer }, params: promoParams } },
+    {
+      config: { auth: 'public' },
+      schema: {
+        operationId: 'getPrizeDropProof',
+        summary: "A prize drop's public proof: the committed hash, the tickets in draw order, the awards; the seed once the drop is over",
+        tags: ['player', 'promotions'],
+        response: { 200: dropProofAnswer },
+        params: promoParams,
+      },
+    },
     async (request) => dropProof(s.money, request.params.promoId),
   );
   app.get(
     '/api/sessions/:sessionId/promotions',
-    { config: { auth: 'player' }, schema: { operationId: 'getSessionPromotions', summary: "The player's running tournaments (leaderboard top, own rank), prize drops and recent prizes", tags: ['player', 'promotions'], response: { 200: sessionPromotionsAnswer }, params: z.object({ sessionId: sessionIdSchema }) } },
+    {
+      config: { auth: 'player' },
+      schema: {
+        operationId: 'getSessionPromotions',
+        summary: "The player's running tournaments (leaderboard top, own rank), prize drops and recent prizes",
+        tags: ['player', 'promotions'],
+        response: { 200: sessionPromotionsAnswer },
+        params: z.object({ sessionId: sessionIdSchema }),
+      },
+    },
     async (request) => sessionPromotions(s.money, request.params.sessionId),
   );
 }

@@ -12,18 +12,36 @@ const query = z.object({
   type: z.enum(RECONCILIATION_TYPES).optional(),
   from: queryTime.optional(),
   to: queryTime.optional(),
-  cursor: z.string().regex(/^[0-9]{1,18}$/, 'must be a cursor this route answered').optional(),
+  cursor: z
+    .string()
+    .regex(/^[0-9]{1,18}$/, 'must be a cursor this route answered')
+    .optional(),
   limit: queryInt(1, 500, 100),
   /** `true`: only callbacks of free-bet rounds; `false`: only paid ones (docs/free-bets.md) */
-  freeBet: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
+  freeBet: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true')),
   /** `true`: the promo credits (promotions' prizes, docs/promotions.md) instead of the rounds' callbacks */
-  promo: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
+  promo: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
 });
 
 export function reconciliationRoutes(app: AppInstance, s: Services): void {
   app.get(
     '/api/reconciliation',
-    { config: { auth: 'admin-or-operator' }, schema: { operationId: 'getReconciliation', summary: 'Reconciliation rows of wallet callbacks', tags: ['operator', 'admin'], response: { 200: reconciliationAnswer }, querystring: query } },
+    {
+      config: { auth: 'admin-or-operator' },
+      schema: {
+        operationId: 'getReconciliation',
+        summary: 'Reconciliation rows of wallet callbacks',
+        tags: ['operator', 'admin'],
+        response: { 200: reconciliationAnswer },
+        querystring: query,
+      },
+    },
     async (request) => {
       const caller = request.caller;
       let operatorId = request.query.operatorId;

@@ -28,15 +28,28 @@ export function launchUrl(base: string, operatorId: string, game: string, token:
 }
 
 export function sandboxRoutes(app: AppInstance, s: Services): void {
-  app.post('/sandbox/launch', { config: { auth: 'public', rateLimitPolicy: 'ip' }, schema: { operationId: 'sandboxLaunch', summary: 'Demo launch token and URL (not in production)', tags: ['sandbox'], response: { 200: launchAnswer }, body } }, async (request) => {
-    if (s.config.production && !s.config.demoOperator) throw new AppError('FORBIDDEN', 'the sandbox is not available in production');
-    const { operatorId, playerRef, gameType, launchMode } = request.body;
-    const op = await s.operators.get(s.db, operatorId);
-    if (!op || !op.enabled) throw new AppError('INVALID_SESSION', 'unknown operator');
-    if (op.callbackBaseUrl !== SANDBOX_CALLBACK_BASE) throw new AppError('FORBIDDEN', 'this operator launches through its own casino backend');
-    if (launchMode === 'single' && !op.enabledGames.includes(gameType)) throw new AppError('GAME_DISABLED', `${gameType} is disabled for this operator`);
-    const launchToken = await s.demoCasino.issueLaunchToken(op.operatorId, playerRef, op.currency);
-    const base = publicBaseUrl(s.config, app.server);
-    return { launchToken, launchUrl: launchUrl(base, op.operatorId, gameType, launchToken, launchMode) };
-  });
+  app.post(
+    '/sandbox/launch',
+    {
+      config: { auth: 'public', rateLimitPolicy: 'ip' },
+      schema: {
+        operationId: 'sandboxLaunch',
+        summary: 'Demo launch token and URL (not in production)',
+        tags: ['sandbox'],
+        response: { 200: launchAnswer },
+        body,
+      },
+    },
+    async (request) => {
+      if (s.config.production && !s.config.demoOperator) throw new AppError('FORBIDDEN', 'the sandbox is not available in production');
+      const { operatorId, playerRef, gameType, launchMode } = request.body;
+      const op = await s.operators.get(s.db, operatorId);
+      if (!op || !op.enabled) throw new AppError('INVALID_SESSION', 'unknown operator');
+      if (op.callbackBaseUrl !== SANDBOX_CALLBACK_BASE) throw new AppError('FORBIDDEN', 'this operator launches through its own casino backend');
+      if (launchMode === 'single' && !op.enabledGames.includes(gameType)) throw new AppError('GAME_DISABLED', `${gameType} is disabled for this operator`);
+      const launchToken = await s.demoCasino.issueLaunchToken(op.operatorId, playerRef, op.currency);
+      const base = publicBaseUrl(s.config, app.server);
+      return { launchToken, launchUrl: launchUrl(base, op.operatorId, gameType, launchToken, launchMode) };
+    },
+  );
 }

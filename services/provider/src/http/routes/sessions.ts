@@ -33,13 +33,33 @@ const endBody = z
 const endAnswer = z.object({ ended: z.number().int().describe('sessions ended by this call (0 when none was open)') });
 
 export function sessionRoutes(app: AppInstance, s: Services): void {
-  app.post('/api/sessions', { config: { auth: 'public', rateLimitPolicy: 'ip' }, schema: { operationId: 'createSession', summary: 'Create a session from a launch token', tags: ['player'], response: { 200: sessionAnswer }, body: createBody } }, async (request) =>
-    s.sessions.create(request.body),
+  app.post(
+    '/api/sessions',
+    {
+      config: { auth: 'public', rateLimitPolicy: 'ip' },
+      schema: {
+        operationId: 'createSession',
+        summary: 'Create a session from a launch token',
+        tags: ['player'],
+        response: { 200: sessionAnswer },
+        body: createBody,
+      },
+    },
+    async (request) => s.sessions.create(request.body),
   );
 
   app.get(
     '/api/balance',
-    { config: { auth: 'player', rateLimitPolicy: 'session' }, schema: { operationId: 'getBalance', summary: 'The casino-provided balance of the session', tags: ['player'], response: { 200: balanceAnswer }, querystring: z.object({ sessionId: sessionIdSchema }) } },
+    {
+      config: { auth: 'player', rateLimitPolicy: 'session' },
+      schema: {
+        operationId: 'getBalance',
+        summary: 'The casino-provided balance of the session',
+        tags: ['player'],
+        response: { 200: balanceAnswer },
+        querystring: z.object({ sessionId: sessionIdSchema }),
+      },
+    },
     async (request) => s.sessions.balance(request.query.sessionId),
   );
 
@@ -48,7 +68,16 @@ export function sessionRoutes(app: AppInstance, s: Services): void {
   // sessions is INVALID_SESSION; the player's open round resumes in the next session.
   app.post(
     '/api/sessions/end',
-    { config: { auth: 'admin-or-operator' }, schema: { operationId: 'endSessions', summary: "End a player's sessions (or one session) at the casino's request", tags: ['operator', 'admin'], response: { 200: endAnswer }, body: endBody } },
+    {
+      config: { auth: 'admin-or-operator' },
+      schema: {
+        operationId: 'endSessions',
+        summary: "End a player's sessions (or one session) at the casino's request",
+        tags: ['operator', 'admin'],
+        response: { 200: endAnswer },
+        body: endBody,
+      },
+    },
     async (request) => {
       const caller = request.caller;
       if (caller.kind === 'operator' && request.body.operatorId !== caller.operatorId) throw new AppError('FORBIDDEN', 'a casino ends only its own sessions');

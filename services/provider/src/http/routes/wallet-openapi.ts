@@ -49,7 +49,10 @@ function ref(schema: z.ZodType, components: Record<string, Json>): Json {
 }
 
 function headerParameters(schema: z.ZodObject): Json[] {
-  const js = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as { properties: Record<string, Json & { description?: string }>; required?: string[] };
+  const js = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as {
+    properties: Record<string, Json & { description?: string }>;
+    required?: string[];
+  };
   return Object.entries(js.properties).map(([name, s]) => {
     const { description, ...rest } = s;
     return { name, in: 'header', required: (js.required ?? []).includes(name), description, schema: rest };
@@ -58,7 +61,12 @@ function headerParameters(schema: z.ZodObject): Json[] {
 
 const errorWith = (description: string, codes: readonly string[]) => ({
   description: `${description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`,
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/WalletError' }, examples: Object.fromEntries(codes.map((code) => [code, { value: { code, message: '...' } }])) } },
+  content: {
+    'application/json': {
+      schema: { $ref: '#/components/schemas/WalletError' },
+      examples: Object.fromEntries(codes.map((code) => [code, { value: { code, message: '...' } }])),
+    },
+  },
 });
 
 export function buildWalletOpenApi(): Json {
@@ -68,12 +76,18 @@ export function buildWalletOpenApi(): Json {
   for (const op of WALLET_OPERATIONS) {
     const money = MONEY_PATHS.includes(op.path);
     const responses: Json = {
-      200: { description: 'Done (or, for a repeated idempotency key, the original answer).', content: { 'application/json': { schema: ref(op.answer, components) } } },
+      200: {
+        description: 'Done (or, for a repeated idempotency key, the original answer).',
+        content: { 'application/json': { schema: ref(op.answer, components) } },
+      },
       400: errorWith('A business refusal: nothing was applied.', money ? BUSINESS_REFUSAL_CODES : ['VALIDATION_ERROR', 'INVALID_SESSION', 'CURRENCY_MISMATCH']),
       401: errorWith('The signature was refused (see the recipe): nothing was applied.', SIGNATURE_CODES),
     };
     if (money) responses[409] = errorWith('The idempotency key was used with another request body.', ['IDEMPOTENCY_CONFLICT']);
-    responses['5XX'] = errorWith('Retryable: the service retries once at once with the same body and key (a new nonce); a debit still unanswered is then rolled back.', ['INTERNAL_ERROR']);
+    responses['5XX'] = errorWith(
+      'Retryable: the service retries once at once with the same body and key (a new nonce); a debit still unanswered is then rolled back.',
+      ['INTERNAL_ERROR'],
+    );
     paths[op.path] = {
       post: {
         operationId: op.path.slice('/wallet/'.length).replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
@@ -105,7 +119,13 @@ export function buildWalletOpenApi(): Json {
         'Check an implementation with `npm run wallet-check` (services/wallet-check).',
       ].join('\n'),
     },
-    servers: [{ url: '{callbackBaseUrl}', description: "the operator profile's callbackBaseUrl", variables: { callbackBaseUrl: { default: 'https://casino.example/gp' } } }],
+    servers: [
+      {
+        url: '{callbackBaseUrl}',
+        description: "the operator profile's callbackBaseUrl",
+        variables: { callbackBaseUrl: { default: 'https://casino.example/gp' } },
+      },
+    ],
     security: [{ hmacSignature: [] }],
     tags: [
       { name: 'wallet', description: 'Signed callbacks from the game provider' },
@@ -140,6 +160,15 @@ export function walletOpenApiRoutes(app: AppInstance): void {
   let cached: Json | null = null;
   app.get(
     '/wallet-openapi.json',
-    { config: { auth: 'public' }, schema: { operationId: 'getWalletInterface', summary: 'The wallet interface a casino implements (OpenAPI 3.1)', tags: ['operators'], response: { 200: z.record(z.string(), z.unknown()) } } },
-    async () => (cached ??= buildWalletOpenApi()));
+    {
+      config: { auth: 'public' },
+      schema: {
+        operationId: 'getWalletInterface',
+        summary: 'The wallet interface a casino implements (OpenAPI 3.1)',
+        tags: ['operators'],
+        response: { 200: z.record(z.string(), z.unknown()) },
+      },
+    },
+    async () => (cached ??= buildWalletOpenApi()),
+  );
 }

@@ -18,7 +18,13 @@ export function walletRetryRoutes(app: AppInstance, s: Services): void {
     '/api/cron/wallet-retries',
     {
       config: { auth: 'cron' },
-      schema: { operationId: 'walletRetries', summary: 'Retry pending credits and rollbacks (the fallback of the in-service scheduler); an unknown operatorId is 400 WALLET_RETRY_OPERATOR_REQUIRED', tags: ['operations'], response: { 200: retrySummaryAnswer }, querystring: query },
+      schema: {
+        operationId: 'walletRetries',
+        summary: 'Retry pending credits and rollbacks (the fallback of the in-service scheduler); an unknown operatorId is 400 WALLET_RETRY_OPERATOR_REQUIRED',
+        tags: ['operations'],
+        response: { 200: retrySummaryAnswer },
+        querystring: query,
+      },
     },
     async (request) => {
       // A CronJob pointed at a profile that does not exist fails visibly instead of scanning nothing (issue 26).
@@ -28,7 +34,11 @@ export function walletRetryRoutes(app: AppInstance, s: Services): void {
       }
       const summary = await runWalletRetryJob(s.money, { ...request.query, sweepAbandoned: true });
       // Each pass's claimed, settled and failed rounds (gp_wallet_retry_*; every operator: "all").
-      s.metrics.retryRun(retryScope(s.money, request.query.operatorId) ?? 'all', 'cron', { claimed: summary.scanned, settled: summary.succeeded, failed: summary.stillPending });
+      s.metrics.retryRun(retryScope(s.money, request.query.operatorId) ?? 'all', 'cron', {
+        claimed: summary.scanned,
+        settled: summary.succeeded,
+        failed: summary.stillPending,
+      });
       return summary;
     },
   );

@@ -6,7 +6,8 @@
 import { stringifyJson } from '../../infra/json.js';
 import type { OperatorWithSecret } from '../../operators/operator-schema.js';
 import type { IdempotencyScope } from '../idempotency.js';
-import { closeRoundWithCredit, leaseActiveRound, recordCallbackResult, storeDebitAndActivate } from '../round-store/writes.js';
+import { closeRoundWithCredit, leaseActiveRound, storeDebitAndActivate } from '../round-store/writes.js';
+import { recordCallbackResult } from '../round-store/callback-writes.js';
 import { getRound } from '../round-store/reads.js';
 import type { Callback, Round } from '../round-store/rows.js';
 import type { CloseStatus, RoundStatus } from '../round-status.js';
@@ -133,7 +134,12 @@ export async function closeAndCredit<A>(
  * final when the casino confirmed, `credit_pending` otherwise (never rolled back; the retry job
  * repeats the same credit).
  */
-export async function closeRound(deps: MoneyDeps, operator: OperatorWithSecret, round: Round, close: CloseInput): Promise<{ round: Round; balance: bigint | null }> {
+export async function closeRound(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  round: Round,
+  close: CloseInput,
+): Promise<{ round: Round; balance: bigint | null }> {
   await fixResult(deps, operator, round, close, null);
   return sendPendingCredit(deps, operator, round.roundId);
 }

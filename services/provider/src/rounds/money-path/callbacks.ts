@@ -31,7 +31,7 @@ import { readCasinoBalance } from '../../sessions/sessions.js';
 import { type Db, isUniqueViolation, type Queryable, storableText } from '../../store/db.js';
 import { KeyTaken } from '../idempotency.js';
 import type { WalletClient, WalletOutcome, WalletPath } from '../../wallet/wallet-client.js';
-import { insertCallback, recordCallbackResult } from '../round-store/writes.js';
+import { insertCallback, recordCallbackResult } from '../round-store/callback-writes.js';
 import type { BalanceReport, Callback, CallbackResult, CallbackStatus, NewCallback, Round } from '../round-store/rows.js';
 
 export interface MoneyDeps {
@@ -50,7 +50,8 @@ export interface MoneyDeps {
 export type ExtraDebitKind = 'insurance' | 'split' | 'double';
 export const debitKey = (roundId: string) => `${roundId}:debit`;
 export const creditKey = (roundId: string) => `${roundId}:credit`;
-export const extraDebitKey = (roundId: string, kind: ExtraDebitKind, hand?: number) => (kind === 'double' ? `${roundId}:double:${hand ?? 0}` : `${roundId}:${kind}`);
+export const extraDebitKey = (roundId: string, kind: ExtraDebitKind, hand?: number) =>
+  kind === 'double' ? `${roundId}:double:${hand ?? 0}` : `${roundId}:${kind}`;
 export const rollbackKey = (debitIdempotencyKey: string) => `${debitIdempotencyKey}:rollback`;
 
 /** How long a worker may hold a round before the retry job may take it over. */
@@ -154,7 +155,11 @@ export interface Attempt {
  * came back (as text it can be stored: a hostile answer cannot fail the money path). Debits are
  * not retried after the call: without a positive answer they are rolled back.
  */
-export async function attempt(deps: MoneyDeps, operator: OperatorWithSecret, cb: Pick<Callback, 'path' | 'requestBodyEnc' | 'idempotencyKey' | 'operation' | 'operatorId' | 'playerRef' | 'currency'>): Promise<Attempt> {
+export async function attempt(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  cb: Pick<Callback, 'path' | 'requestBodyEnc' | 'idempotencyKey' | 'operation' | 'operatorId' | 'playerRef' | 'currency'>,
+): Promise<Attempt> {
   const outcome = await deps.wallet.call(operator, cb.path as WalletPath, deps.box.open(cb.requestBodyEnc), cb.idempotencyKey);
   const status: CallbackStatus = outcome.kind === 'confirmed' ? 'succeeded' : cb.operation === 'debit' ? 'failed' : 'pending';
   const balance = balanceFrom(outcome, cb);
@@ -177,12 +182,14 @@ export async function attempt(deps: MoneyDeps, operator: OperatorWithSecret, cb:
 
 /** The callback as stored once an attempt's result is (the in-memory copy of what the statement wrote). */
 export const afterAttempt = (cb: Callback, a: Attempt): Callback =>
-  cb.callbackStatus !== 'pending'
-    ? cb
-    : { ...cb, ...a.result, callbackStatus: a.status, attemptCount: cb.attemptCount + a.result.attempts };
+  cb.callbackStatus !== 'pending' ? cb : { ...cb, ...a.result, callbackStatus: a.status, attemptCount: cb.attemptCount + a.result.attempts };
 
 /** Sends a recorded callback and stores its result (and the player's balance) in one statement. */
-export async function sendCallback(deps: MoneyDeps, operator: OperatorWithSecret, cb: Callback): Promise<{ outcome: WalletOutcome; status: CallbackStatus; balance: bigint | null; callback: Callback }> {
+export async function sendCallback(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  cb: Callback,
+): Promise<{ outcome: WalletOutcome; status: CallbackStatus; balance: bigint | null; callback: Callback }> {
   const a = await attempt(deps, operator, cb);
   await recordCallbackResult(deps.db, cb, a.result, a.balance);
   return { outcome: a.outcome, status: a.status, balance: a.balance?.balance ?? null, callback: afterAttempt(cb, a) };
@@ -196,7 +203,6 @@ function balanceFrom(outcome: WalletOutcome, round: Pick<Round, 'currency'>): bi
     return null;
   }
 }
-
 
 const KEY_CONSTRAINT = 'idempotency_records_operator_id_session_id_idempotency_key_unique';
 

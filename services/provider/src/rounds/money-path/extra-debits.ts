@@ -7,11 +7,22 @@ import { AppError, type ErrorCode } from '../../errors.js';
 import type { OperatorWithSecret } from '../../operators/operator-schema.js';
 import type { Tx } from '../../store/db.js';
 import { isCleanRefusal, outcomeError } from '../../wallet/wallet-client.js';
-import { markCallbackUnanswered, updateRound } from '../round-store/writes.js';
+import { updateRound } from '../round-store/writes.js';
+import { markCallbackUnanswered } from '../round-store/callback-writes.js';
 import { getCallback } from '../round-store/reads.js';
 import type { Callback, CallbackStatus, Round } from '../round-store/rows.js';
-import { debitBody, extraDebitKey, type ExtraDebitKind, leaseUntil, type MoneyDeps, recordCallback, rollbackBody, rollbackKey, RoundBusyError, sendCallback } from './callbacks.js';
-
+import {
+  debitBody,
+  extraDebitKey,
+  type ExtraDebitKind,
+  leaseUntil,
+  type MoneyDeps,
+  recordCallback,
+  rollbackBody,
+  rollbackKey,
+  RoundBusyError,
+  sendCallback,
+} from './callbacks.js';
 
 export interface ExtraDebitRequest {
   kind: ExtraDebitKind;
@@ -69,11 +80,23 @@ export function recordExtraDebit(tx: Tx, deps: MoneyDeps, operator: OperatorWith
 
 /** After a confirmed extra debit: the action's new state and the round's total stake, the lease ended. Null when the retry job took the round over. */
 export async function applyPaidAction(deps: MoneyDeps, round: Round, change: { state: unknown; totalStaked: bigint }): Promise<Round | null> {
-  return updateRound(deps.db, round.roundId, 'active', { state: change.state, totalStaked: change.totalStaked, leaseUntil: null, bumpVersion: true }, round.version);
+  return updateRound(
+    deps.db,
+    round.roundId,
+    'active',
+    { state: change.state, totalStaked: change.totalStaked, leaseUntil: null, bumpVersion: true },
+    round.version,
+  );
 }
 
 /** Records the rollback of an extra debit (key `<debit key>:rollback`) and sends it; answers its callback status. */
-export async function rollbackExtraDebit(deps: MoneyDeps, operator: OperatorWithSecret, round: Round, debit: Callback, reason: string): Promise<CallbackStatus> {
+export async function rollbackExtraDebit(
+  deps: MoneyDeps,
+  operator: OperatorWithSecret,
+  round: Round,
+  debit: Callback,
+  reason: string,
+): Promise<CallbackStatus> {
   const rollback = await recordCallback(deps.db, deps, operator, round, {
     operation: 'rollback',
     purpose: debit.purpose,

@@ -34,7 +34,8 @@ export interface OpenRoundInput {
 export type Funding = { kind: 'debit' } | { kind: 'free-bet'; campaignId: string };
 
 export const PAID: Funding = { kind: 'debit' };
-export const fundingOf = (freeBetCampaignId: string | undefined): Funding => (freeBetCampaignId === undefined ? PAID : { kind: 'free-bet', campaignId: freeBetCampaignId });
+export const fundingOf = (freeBetCampaignId: string | undefined): Funding =>
+  freeBetCampaignId === undefined ? PAID : { kind: 'free-bet', campaignId: freeBetCampaignId };
 
 /** What settling a bet fixed: its result object, multiplier and payout. */
 export interface Settlement {
@@ -87,8 +88,23 @@ export async function openRound(
   const free = opts.funding.kind === 'free-bet' ? opts.funding : null;
   const roundId = newRoundId();
   annotateRound(roundId);
-  const ref = { roundId, operatorId: session.operatorId, playerRef: session.playerRef, gameType: input.gameType, currency: session.currency, freeBetCampaignId: free?.campaignId ?? null };
-  const debit = free ? null : newCallback(deps, operator, ref, { operation: 'debit', purpose: 'bet', key: debitKey(roundId), amount, body: debitBody(ref, amount, session.launchToken) });
+  const ref = {
+    roundId,
+    operatorId: session.operatorId,
+    playerRef: session.playerRef,
+    gameType: input.gameType,
+    currency: session.currency,
+    freeBetCampaignId: free?.campaignId ?? null,
+  };
+  const debit = free
+    ? null
+    : newCallback(deps, operator, ref, {
+        operation: 'debit',
+        purpose: 'bet',
+        key: debitKey(roundId),
+        amount,
+        body: debitBody(ref, amount, session.launchToken),
+      });
   for (let attempt = 0; attempt < 5; attempt++) {
     // A paid settled bet takes whatever nonce is next; anything computed at opening needs to know which.
     const pair = opts.deal || free ? await currentSeedPair(deps.db, session.operatorId, session.playerRef) : null;
@@ -96,13 +112,33 @@ export async function openRound(
     const settled = free && seeds ? opts.settle?.(seeds) : undefined;
     const state = seeds ? opts.deal?.(seeds) : undefined;
     const statement = {
-      round: { ...ref, sessionId: session.sessionId, amount, params: input.params, leaseUntil: free && !settled ? null : leaseUntil(deps.config), ...(state !== undefined ? { state } : {}) },
+      round: {
+        ...ref,
+        sessionId: session.sessionId,
+        amount,
+        params: input.params,
+        leaseUntil: free && !settled ? null : leaseUntil(deps.config),
+        ...(state !== undefined ? { state } : {}),
+      },
       funding: (debit
         ? { kind: 'debit', debit }
         : {
             kind: 'free-bet',
             campaignId: free!.campaignId,
-            ...(settled ? { settled: { ...settled, credit: newCallback(deps, operator, ref, { operation: 'credit', purpose: 'win', key: creditKey(roundId), amount: settled.payout, body: creditBody(ref, settled.payout, session.launchToken) }) } } : {}),
+            ...(settled
+              ? {
+                  settled: {
+                    ...settled,
+                    credit: newCallback(deps, operator, ref, {
+                      operation: 'credit',
+                      purpose: 'win',
+                      key: creditKey(roundId),
+                      amount: settled.payout,
+                      body: creditBody(ref, settled.payout, session.launchToken),
+                    }),
+                  },
+                }
+              : {}),
           }) satisfies OpeningFunding,
       clientSeed: input.clientSeed,
       claim: opts.claim,
@@ -128,7 +164,13 @@ export async function openRound(
     if (opened) {
       if (opts.claim) opts.claim.claimed = true;
       if (free) deps.onStatus?.(opened.round);
-      return { round: opened.round, debit: debit ? opened.callback : null, credit: debit ? null : opened.callback, serverSeed: opened.serverSeed, serverSeedHash: opened.serverSeedHash };
+      return {
+        round: opened.round,
+        debit: debit ? opened.callback : null,
+        credit: debit ? null : opened.callback,
+        serverSeed: opened.serverSeed,
+        serverSeedHash: opened.serverSeedHash,
+      };
     }
     // No current seed pair yet (a first bet), or the nonce moved on (another bet of the player): again.
     if (!pair) await currentSeedPair(deps.db, session.operatorId, session.playerRef);
@@ -153,7 +195,13 @@ export async function debitOpenedRound(deps: MoneyDeps, operator: OperatorWithSe
 export async function debitNotConfirmed(deps: MoneyDeps, operator: OperatorWithSecret, round: Round, outcome: WalletOutcome): Promise<never> {
   const error = outcomeError(outcome);
   if (isCleanRefusal(outcome)) {
-    const ended = await updateRound(deps.db, round.roundId, 'debit_requested', { status: 'error', errorCode: error.code, errorMessage: error.message, leaseUntil: null, settled: true });
+    const ended = await updateRound(deps.db, round.roundId, 'debit_requested', {
+      status: 'error',
+      errorCode: error.code,
+      errorMessage: error.message,
+      leaseUntil: null,
+      settled: true,
+    });
     if (ended) deps.onStatus?.(ended);
     throw error.withRound(round.roundId, 'error');
   }

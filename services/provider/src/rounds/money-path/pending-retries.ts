@@ -6,7 +6,8 @@
  */
 import { AppError, type ErrorCode } from '../../errors.js';
 import type { OperatorWithSecret } from '../../operators/operator-schema.js';
-import { markCallbackUnanswered, updateRound } from '../round-store/writes.js';
+import { updateRound } from '../round-store/writes.js';
+import { markCallbackUnanswered } from '../round-store/callback-writes.js';
 import { getCallback, getRound } from '../round-store/reads.js';
 import type { CallbackStatus, Round } from '../round-store/rows.js';
 import type { RoundStatus } from '../round-status.js';
@@ -22,7 +23,6 @@ export async function rollbackUnansweredDebit(deps: MoneyDeps, operator: Operato
   const error = new AppError('CASINO_TIMEOUT', 'the debit was not confirmed before the worker stopped');
   return rollbackRound(deps, operator, round, ['debit_requested'], 'debit not confirmed', error);
 }
-
 
 /**
  * Moves the round to `rollback_pending`, records the rollback of its debit and sends it.

@@ -99,11 +99,19 @@ export interface PromoPayItem {
  * operator at its first unconfirmed credit or open wallet circuit (not hammering a casino that
  * does not answer); the award waits for its next retry time.
  */
-export async function payDueAwards(deps: MoneyDeps, opts: { operatorId?: string | undefined; awardId?: string | undefined; limit: number; ignoreBackoff?: boolean }): Promise<PromoPayItem[]> {
+export async function payDueAwards(
+  deps: MoneyDeps,
+  opts: { operatorId?: string | undefined; awardId?: string | undefined; limit: number; ignoreBackoff?: boolean },
+): Promise<PromoPayItem[]> {
   const items: PromoPayItem[] = [];
   const stalled = new Set<string>();
   for (let i = 0; i < opts.limit; i++) {
-    const award = await claimDueAward(deps.db, leaseUntil(deps.config), { operatorId: opts.operatorId, awardId: opts.awardId, notOperators: [...stalled], ignoreBackoff: opts.ignoreBackoff });
+    const award = await claimDueAward(deps.db, leaseUntil(deps.config), {
+      operatorId: opts.operatorId,
+      awardId: opts.awardId,
+      notOperators: [...stalled],
+      ignoreBackoff: opts.ignoreBackoff,
+    });
     if (!award) break;
     if (deps.wallet.circuitOpen(award.operatorId)) {
       stalled.add(award.operatorId);

@@ -10,7 +10,8 @@ import { stringifyJson } from '../../infra/json.js';
 import type { OperatorWithSecret } from '../../operators/operator-schema.js';
 import { latestBalance } from '../../sessions/player-balances.js';
 import type { IdempotencyScope } from '../idempotency.js';
-import { recordCallbackResult, storeCreditAndFinish, storeDebitAndClose } from '../round-store/writes.js';
+import { storeCreditAndFinish, storeDebitAndClose } from '../round-store/writes.js';
+import { recordCallbackResult } from '../round-store/callback-writes.js';
 import type { Callback, Round } from '../round-store/rows.js';
 import { afterAttempt, attempt, creditBody, creditKey, leaseUntil, type MoneyDeps, newCallback } from './callbacks.js';
 import { debitNotConfirmed, type OpenedRound, type Seeds, type Settlement } from './opening.js';
@@ -51,7 +52,13 @@ export async function settleOpenedBet(
     const status = await rollbackRound(deps, operator, round, ['debit_requested'], `settlement failed: ${error.code}`, error);
     throw error.withRound(round.roundId, status);
   }
-  const credit = newCallback(deps, operator, round, { operation: 'credit', purpose: 'win', key: creditKey(round.roundId), amount: settled.payout, body: creditBody(round, settled.payout, launchToken) });
+  const credit = newCallback(deps, operator, round, {
+    operation: 'credit',
+    purpose: 'win',
+    key: creditKey(round.roundId),
+    amount: settled.payout,
+    body: creditBody(round, settled.payout, launchToken),
+  });
   const closed = await storeDebitAndClose(deps.db, {
     debitId: debit.id,
     debitResult: a.result,

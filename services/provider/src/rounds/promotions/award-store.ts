@@ -85,7 +85,22 @@ const fromRow = (r: AwardRow): Award => ({
   confirmedAt: r.confirmed_at === null ? null : toIso(r.confirmed_at),
 });
 
-export type NewAward = Pick<Award, 'promoId' | 'prize' | 'operatorId' | 'playerRef' | 'amount' | 'currency' | 'score' | 'roundId' | 'seq' | 'idempotencyKey' | 'path' | 'requestBody' | 'requestBodyEnc'>;
+export type NewAward = Pick<
+  Award,
+  | 'promoId'
+  | 'prize'
+  | 'operatorId'
+  | 'playerRef'
+  | 'amount'
+  | 'currency'
+  | 'score'
+  | 'roundId'
+  | 'seq'
+  | 'idempotencyKey'
+  | 'path'
+  | 'requestBody'
+  | 'requestBodyEnc'
+>;
 
 /** Writes awards; one already written for a prize stays as it is (a second writer changes nothing). */
 export async function insertAwards(db: Queryable, awards: NewAward[]): Promise<void> {
@@ -123,12 +138,20 @@ export async function awardByKey(db: Queryable, key: string): Promise<Award | nu
 
 /** A player's awards of the last `hours` (the game page's "you won" notice). */
 export async function recentAwardsOfPlayer(db: Queryable, operatorId: string, playerRef: string, hours: number): Promise<Award[]> {
-  const rows = (await db('promotion_awards').where({ operator_id: operatorId, player_ref: playerRef }).andWhereRaw(`created_at > now() - make_interval(hours => ?)`, [hours]).orderBy('created_at', 'desc').limit(20)) as AwardRow[];
+  const rows = (await db('promotion_awards')
+    .where({ operator_id: operatorId, player_ref: playerRef })
+    .andWhereRaw(`created_at > now() - make_interval(hours => ?)`, [hours])
+    .orderBy('created_at', 'desc')
+    .limit(20)) as AwardRow[];
   return rows.map(fromRow);
 }
 
 /** Claims one pending award whose retry is due (or given by id), leasing it; null when none. */
-export async function claimDueAward(db: Queryable, leaseUntil: Date, opts: { operatorId?: string | undefined; awardId?: string | undefined; notOperators?: string[]; ignoreBackoff?: boolean } = {}): Promise<Award | null> {
+export async function claimDueAward(
+  db: Queryable,
+  leaseUntil: Date,
+  opts: { operatorId?: string | undefined; awardId?: string | undefined; notOperators?: string[]; ignoreBackoff?: boolean } = {},
+): Promise<Award | null> {
   const skip = opts.notOperators ?? [];
   const res = await db.raw(
     `UPDATE promotion_awards SET lease_until = ?, updated_at = now()
@@ -172,18 +195,43 @@ export async function recordAwardResult(db: Queryable, id: string, r: AwardResul
         next_retry_at = now() + make_interval(secs => (${arr})[LEAST(retry_attempts + 1, ?)]),
         lease_until = NULL, updated_at = now()
       WHERE id = ?`,
-    [r.status, r.status, r.attempts, r.statusCode, r.responseBody, r.errorCode, r.errorMessage, r.casinoTransactionId, ...backoffSeconds, backoffSeconds.length, id],
+    [
+      r.status,
+      r.status,
+      r.attempts,
+      r.statusCode,
+      r.responseBody,
+      r.errorCode,
+      r.errorMessage,
+      r.casinoTransactionId,
+      ...backoffSeconds,
+      backoffSeconds.length,
+      id,
+    ],
   );
 }
 
 /** Totals of promo credits per operator and currency (reconciliation totals, GGR reports). */
-export async function awardTotals(db: Queryable, q: { operatorId?: string | undefined; operatorIds?: string[] | null | undefined; from?: string | undefined; to?: string | undefined }) {
-  const query = db('promotion_awards').select('operator_id', 'currency', 'callback_status').count({ count: '*' }).sum({ amount: 'amount' }).groupBy('operator_id', 'currency', 'callback_status');
+export async function awardTotals(
+  db: Queryable,
+  q: { operatorId?: string | undefined; operatorIds?: string[] | null | undefined; from?: string | undefined; to?: string | undefined },
+) {
+  const query = db('promotion_awards')
+    .select('operator_id', 'currency', 'callback_status')
+    .count({ count: '*' })
+    .sum({ amount: 'amount' })
+    .groupBy('operator_id', 'currency', 'callback_status');
   if (q.operatorId) query.where('operator_id', q.operatorId);
   if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
   if (q.from) query.where('created_at', '>=', q.from);
   if (q.to) query.where('created_at', '<', q.to);
-  return (await query) as unknown as { operator_id: string; currency: CurrencyCode; callback_status: 'pending' | 'succeeded'; count: string | number; amount: string | null }[];
+  return (await query) as unknown as {
+    operator_id: string;
+    currency: CurrencyCode;
+    callback_status: 'pending' | 'succeeded';
+    count: string | number;
+    amount: string | null;
+  }[];
 }
 
 /** Promo credits per UTC day (of the award), operator, currency and credit state: the console's reconciliation totals. */
@@ -196,12 +244,22 @@ export async function awardTotalsByDay(db: Queryable, q: { operatorIds?: string[
   if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
   if (q.from) query.where('created_at', '>=', q.from);
   if (q.to) query.where('created_at', '<', q.to);
-  return (await query) as unknown as { day: string; operator_id: string; currency: CurrencyCode; callback_status: 'pending' | 'succeeded'; count: string | number; amount: string | null }[];
+  return (await query) as unknown as {
+    day: string;
+    operator_id: string;
+    currency: CurrencyCode;
+    callback_status: 'pending' | 'succeeded';
+    count: string | number;
+    amount: string | null;
+  }[];
 }
 
 /** Awards per operator and credit state, for /metrics (gp_promo_credits). */
 export async function awardCountsByOperator(db: Queryable): Promise<{ operatorId: string; state: 'credited' | 'pending'; count: number }[]> {
-  const rows = (await db('promotion_awards').select('operator_id', 'callback_status').count({ count: '*' }).groupBy('operator_id', 'callback_status')) as unknown as { operator_id: string; callback_status: string; count: string | number }[];
+  const rows = (await db('promotion_awards')
+    .select('operator_id', 'callback_status')
+    .count({ count: '*' })
+    .groupBy('operator_id', 'callback_status')) as unknown as { operator_id: string; callback_status: string; count: string | number }[];
   return rows.map((r) => ({ operatorId: r.operator_id, state: r.callback_status === 'succeeded' ? 'credited' : 'pending', count: Number(r.count) }));
 }
 
@@ -216,7 +274,9 @@ export interface AwardRowsQuery {
 
 /** Promo credits as reconciliation rows, newest first, cursor on the award id. */
 export async function awardRows(db: Queryable, q: AwardRowsQuery): Promise<Award[]> {
-  const query = db('promotion_awards').orderBy('id', 'desc').limit(q.limit + 1);
+  const query = db('promotion_awards')
+    .orderBy('id', 'desc')
+    .limit(q.limit + 1);
   if (q.operatorId) query.where('operator_id', q.operatorId);
   if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
   if (q.from) query.where('created_at', '>=', q.from);

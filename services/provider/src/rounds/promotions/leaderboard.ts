@@ -37,8 +37,20 @@ export function standingsOf(db: Queryable, p: Promotion, ttlMs: number): Promise
   }
   const hit = ttlMs > 0 ? cache.get(p.promoId) : undefined;
   if (hit) return hit;
-  const rule = { promoId: p.promoId, operatorId: p.operatorId, games: p.games, minBet: p.minBet, startsAt: p.startsAt, endsAt: p.endsAt, allPlayers: p.allPlayers };
-  const query = tournamentStandings(db, rule, p.scoring!).then((rows) => ({ rows, byPlayer: new Map(rows.map((r) => [r.playerRef, r])), at: new Date().toISOString() }));
+  const rule = {
+    promoId: p.promoId,
+    operatorId: p.operatorId,
+    games: p.games,
+    minBet: p.minBet,
+    startsAt: p.startsAt,
+    endsAt: p.endsAt,
+    allPlayers: p.allPlayers,
+  };
+  const query = tournamentStandings(db, rule, p.scoring!).then((rows) => ({
+    rows,
+    byPlayer: new Map(rows.map((r) => [r.playerRef, r])),
+    at: new Date().toISOString(),
+  }));
   cache.set(p.promoId, query);
   query.catch(() => cache.delete(p.promoId));
   return query;
@@ -86,7 +98,11 @@ export async function leaderboardOf(deps: MoneyDeps, caller: PromoCaller, promoI
   if (p.kind !== 'tournament') throw new AppError('ACTION_NOT_AVAILABLE', 'a prize drop has no leaderboard: see its awards');
   const s = await standingsOf(deps.db, p, deps.config.promotions.leaderboardCacheMs);
   const top = s.rows.slice(0, limit);
-  const names = await displayNames(deps.db, p.operatorId, top.map((r) => r.playerRef));
+  const names = await displayNames(
+    deps.db,
+    p.operatorId,
+    top.map((r) => r.playerRef),
+  );
   return { ...promotionView(p), ranked: s.rows.length, asOf: s.at, entries: top.map((r) => entryView(p, r, names, { withRef: true })) };
 }
 
@@ -118,7 +134,11 @@ function operatorPanel(db: Queryable, operatorId: string, ttlMs: number, graceSe
       const players = p.allPlayers ? null : new Set(await promotionPlayers(db, p.promoId));
       if (p.kind === 'tournament') {
         const standings = await standingsOf(db, p, ttlMs);
-        const names = await displayNames(db, p.operatorId, standings.rows.slice(0, PANEL_TOP).map((r) => r.playerRef));
+        const names = await displayNames(
+          db,
+          p.operatorId,
+          standings.rows.slice(0, PANEL_TOP).map((r) => r.playerRef),
+        );
         promos.push({ p, players, standings, names, awarded: 0 });
       } else {
         promos.push({ p, players, standings: null, names: new Map<string, string | null>(), awarded: (await awardsOf(db, p.promoId)).length });
@@ -140,19 +160,40 @@ function operatorPanel(db: Queryable, operatorId: string, ttlMs: number, graceSe
  * LEADERBOARD_CACHE_MS per pod and shared by every watcher: a request costs the session lookup
  * (cached) and one indexed query.
  */
-export async function sessionPromotions(deps: MoneyDeps & { sessions: { get(db: MoneyDeps['db'], id: string): Promise<SessionWithToken> } }, sessionId: string) {
+export async function sessionPromotions(
+  deps: MoneyDeps & { sessions: { get(db: MoneyDeps['db'], id: string): Promise<SessionWithToken> } },
+  sessionId: string,
+) {
   const session = await deps.sessions.get(deps.db, sessionId);
-  const [panel, awards] = await Promise.all([operatorPanel(deps.db, session.operatorId, deps.config.promotions.leaderboardCacheMs, deps.config.promotions.graceSeconds), recentAwardsOfPlayer(deps.db, session.operatorId, session.playerRef, 24)]);
+  const [panel, awards] = await Promise.all([
+    operatorPanel(deps.db, session.operatorId, deps.config.promotions.leaderboardCacheMs, deps.config.promotions.graceSeconds),
+    recentAwardsOfPlayer(deps.db, session.operatorId, session.playerRef, 24),
+  ]);
   const tournaments = [];
   const drops = [];
   for (const { p, players, standings, names, awarded } of panel.promos) {
     if (players && !players.has(session.playerRef)) continue;
-    const base = { promoId: p.promoId, name: p.name, games: p.games, currency: p.currency, minBet: amountJson(p.minBet, p.currency), endsAt: p.endsAt, prizes: p.prizes.map((x) => amountJson(x, p.currency)) };
+    const base = {
+      promoId: p.promoId,
+      name: p.name,
+      games: p.games,
+      currency: p.currency,
+      minBet: amountJson(p.minBet, p.currency),
+      endsAt: p.endsAt,
+      prizes: p.prizes.map((x) => amountJson(x, p.currency)),
+    };
     if (standings) {
       const top = standings.rows.slice(0, PANEL_TOP);
       const me = standings.byPlayer.get(session.playerRef);
       const you = me ? { ...entryView(p, me, names, { withRef: false }), name: session.displayName ?? maskName(null, me.playerRef) } : null;
-      tournaments.push({ ...base, scoring: p.scoring, players: standings.rows.length, asOf: standings.at, top: top.map((r) => ({ ...entryView(p, r, names, { withRef: false }), you: r.playerRef === session.playerRef })), you });
+      tournaments.push({
+        ...base,
+        scoring: p.scoring,
+        players: standings.rows.length,
+        asOf: standings.at,
+        top: top.map((r) => ({ ...entryView(p, r, names, { withRef: false }), you: r.playerRef === session.playerRef })),
+        you,
+      });
     } else {
       drops.push({ ...base, oneIn: p.oneIn, rule: PRIZE_DROP_RULE, serverSeedHash: p.serverSeedHash, prizesLeft: p.prizes.length - awarded });
     }

@@ -30,7 +30,15 @@ import { insertEntries, lastEntrySeq, lockPromotion, markFinalized, promotionsDu
 const LOOK_BACK_MS = 120_000;
 const DRAW_BATCH = 5000;
 
-const ruleOf = (p: Promotion) => ({ promoId: p.promoId, operatorId: p.operatorId, games: p.games, minBet: p.minBet, startsAt: p.startsAt, endsAt: p.endsAt, allPlayers: p.allPlayers });
+const ruleOf = (p: Promotion) => ({
+  promoId: p.promoId,
+  operatorId: p.operatorId,
+  games: p.games,
+  minBet: p.minBet,
+  startsAt: p.startsAt,
+  endsAt: p.endsAt,
+  allPlayers: p.allPlayers,
+});
 
 async function dbNow(db: Knex | Knex.Transaction): Promise<Date> {
   const r = await db.raw('SELECT now() AS now');
@@ -45,7 +53,18 @@ export async function finalizeTournament(deps: MoneyDeps, promoId: string): Prom
     const standings = await tournamentStandings(tx, ruleOf(p), p.scoring!);
     const awards = standings
       .filter((s) => s.rank <= p.prizes.length)
-      .map((s) => newAward(deps, { promoId, kind: 'tournament', prize: s.rank, operatorId: p.operatorId, playerRef: s.playerRef, amount: p.prizes[s.rank - 1]!, currency: p.currency, score: scoreJson(p, s.score).toString() }));
+      .map((s) =>
+        newAward(deps, {
+          promoId,
+          kind: 'tournament',
+          prize: s.rank,
+          operatorId: p.operatorId,
+          playerRef: s.playerRef,
+          amount: p.prizes[s.rank - 1]!,
+          currency: p.currency,
+          score: scoreJson(p, s.score).toString(),
+        }),
+      );
     await recordAwards(tx, awards);
     if (!(await markFinalized(tx, promoId))) throw new Error(`tournament ${promoId} changed under its lock`);
     return awards.length;
@@ -65,14 +84,30 @@ export async function drawDrop(deps: MoneyDeps, promoId: string, graceSeconds: n
     const last = await lastEntrySeq(tx, promoId);
     const entries = bets.map((b, i) => ({ seq: last + i + 1, roundId: b.roundId, ticket: dropTicket(b.roundId), playerRef: b.playerRef }));
     const before = (await awardsOf(tx, promoId)).length;
-    const won = drawPrizeDrop({ serverSeed: deps.box.open(p.serverSeedEnc!), oneIn: p.oneIn!, prizeCount: p.prizes.length, entries, prizesAwardedBefore: before });
+    const won = drawPrizeDrop({
+      serverSeed: deps.box.open(p.serverSeedEnc!),
+      oneIn: p.oneIn!,
+      prizeCount: p.prizes.length,
+      entries,
+      prizesAwardedBefore: before,
+    });
     await insertEntries(tx, promoId, entries);
     const bySeq = new Map(entries.map((e) => [e.seq, e]));
     await recordAwards(
       tx,
       won.map((w) => {
         const e = bySeq.get(w.seq)!;
-        return newAward(deps, { promoId, kind: 'prize_drop', prize: w.prize, operatorId: p.operatorId, playerRef: e.playerRef, amount: p.prizes[w.prize]!, currency: p.currency, roundId: e.roundId, seq: e.seq });
+        return newAward(deps, {
+          promoId,
+          kind: 'prize_drop',
+          prize: w.prize,
+          operatorId: p.operatorId,
+          playerRef: e.playerRef,
+          amount: p.prizes[w.prize]!,
+          currency: p.currency,
+          roundId: e.roundId,
+          seq: e.seq,
+        });
       }),
     );
     const over = lastSweep && bets.length < DRAW_BATCH;

@@ -92,7 +92,11 @@ const fromRow = (r: PromotionRow): Promotion => ({
 });
 
 function promotionQuery(db: Queryable) {
-  return db('promotions as p').select('p.*', db.raw(`${STATUS_SQL} AS status`), db.raw('(SELECT count(*) FROM promotion_players pp WHERE pp.promo_id = p.promo_id) AS players'));
+  return db('promotions as p').select(
+    'p.*',
+    db.raw(`${STATUS_SQL} AS status`),
+    db.raw('(SELECT count(*) FROM promotion_players pp WHERE pp.promo_id = p.promo_id) AS players'),
+  );
 }
 
 export async function getPromotion(db: Queryable, promoId: string): Promise<Promotion | null> {
@@ -119,7 +123,12 @@ export async function listPromotions(db: Queryable, f: PromotionFilter): Promise
 
 /** The operator's promotions running now (the game page's panel) — few rows, by (operator_id, ends_at). */
 export async function activePromotionsOf(db: Queryable, operatorId: string): Promise<Promotion[]> {
-  const rows = (await promotionQuery(db).where('p.operator_id', operatorId).whereNull('p.cancelled_at').andWhere('p.ends_at', '>', db.fn.now()).andWhere('p.starts_at', '<=', db.fn.now()).orderBy('p.ends_at')) as PromotionRow[];
+  const rows = (await promotionQuery(db)
+    .where('p.operator_id', operatorId)
+    .whereNull('p.cancelled_at')
+    .andWhere('p.ends_at', '>', db.fn.now())
+    .andWhere('p.starts_at', '<=', db.fn.now())
+    .orderBy('p.ends_at')) as PromotionRow[];
   return rows.map(fromRow);
 }
 
@@ -128,7 +137,11 @@ export async function activePromotionsOf(db: Queryable, operatorId: string): Pro
  * start of a scheduled promotion of the operator, and whether one ended within `settleSeconds`
  * without its result fixed yet (its prizes are about to be awarded).
  */
-export async function upcomingPromotionTimes(db: Queryable, operatorId: string, settleSeconds: number): Promise<{ nextStartAt: string | null; settling: boolean }> {
+export async function upcomingPromotionTimes(
+  db: Queryable,
+  operatorId: string,
+  settleSeconds: number,
+): Promise<{ nextStartAt: string | null; settling: boolean }> {
   const res = await db.raw(
     `SELECT min(starts_at) FILTER (WHERE starts_at > now()) AS next_start,
             coalesce(bool_or(ends_at <= now() AND finalized_at IS NULL), false) AS settling
@@ -141,7 +154,10 @@ export async function upcomingPromotionTimes(db: Queryable, operatorId: string, 
   return { nextStartAt: row?.next_start ? toIso(row.next_start) : null, settling: row?.settling ?? false };
 }
 
-export type NewPromotion = Omit<Promotion, 'status' | 'players' | 'createdAt' | 'cancelledAt' | 'finalizedAt' | 'drawnUntil' | 'startsAt' | 'endsAt'> & { startsAt: Date; endsAt: Date };
+export type NewPromotion = Omit<Promotion, 'status' | 'players' | 'createdAt' | 'cancelledAt' | 'finalizedAt' | 'drawnUntil' | 'startsAt' | 'endsAt'> & {
+  startsAt: Date;
+  endsAt: Date;
+};
 
 export async function insertPromotion(tx: Tx, p: NewPromotion, playerRefs: string[]): Promise<void> {
   await tx('promotions').insert({
@@ -178,13 +194,22 @@ export async function isPlayerOf(db: Queryable, promoId: string, playerRef: stri
 
 /** Cancels a promotion not yet ended or finalized; answers whether this call cancelled it. */
 export async function cancelPromotion(db: Queryable, promoId: string): Promise<boolean> {
-  const n = await db('promotions').where({ promo_id: promoId }).whereNull('cancelled_at').whereNull('finalized_at').andWhere('ends_at', '>', db.fn.now()).update({ cancelled_at: db.fn.now(), updated_at: db.fn.now() });
+  const n = await db('promotions')
+    .where({ promo_id: promoId })
+    .whereNull('cancelled_at')
+    .whereNull('finalized_at')
+    .andWhere('ends_at', '>', db.fn.now())
+    .update({ cancelled_at: db.fn.now(), updated_at: db.fn.now() });
   return n > 0;
 }
 
 /** Marks a promotion finalized (its awards written in the same transaction); false when another pod did it first or it was cancelled. */
 export async function markFinalized(tx: Tx, promoId: string): Promise<boolean> {
-  const n = await tx('promotions').where({ promo_id: promoId }).whereNull('finalized_at').whereNull('cancelled_at').update({ finalized_at: tx.fn.now(), updated_at: tx.fn.now() });
+  const n = await tx('promotions')
+    .where({ promo_id: promoId })
+    .whereNull('finalized_at')
+    .whereNull('cancelled_at')
+    .update({ finalized_at: tx.fn.now(), updated_at: tx.fn.now() });
   return n > 0;
 }
 
@@ -210,7 +235,9 @@ export async function promotionsDue(db: Queryable, graceSeconds: number): Promis
 }
 
 export async function setDrawnUntil(tx: Tx, promoId: string, until: Date, finalize: boolean): Promise<void> {
-  await tx('promotions').where({ promo_id: promoId }).update({ drawn_until: until, updated_at: tx.fn.now(), ...(finalize ? { finalized_at: tx.fn.now() } : {}) });
+  await tx('promotions')
+    .where({ promo_id: promoId })
+    .update({ drawn_until: until, updated_at: tx.fn.now(), ...(finalize ? { finalized_at: tx.fn.now() } : {}) });
 }
 
 /* ------------------------------------------------------------------------- a drop's entries */
@@ -229,12 +256,16 @@ export async function lastEntrySeq(db: Queryable, promoId: string): Promise<numb
 
 export async function insertEntries(tx: Tx, promoId: string, entries: DropEntryRow[]): Promise<void> {
   for (let i = 0; i < entries.length; i += 500) {
-    await tx('prize_drop_entries').insert(entries.slice(i, i + 500).map((e) => ({ promo_id: promoId, seq: e.seq, round_id: e.roundId, ticket: e.ticket, player_ref: e.playerRef })));
+    await tx('prize_drop_entries').insert(
+      entries.slice(i, i + 500).map((e) => ({ promo_id: promoId, seq: e.seq, round_id: e.roundId, ticket: e.ticket, player_ref: e.playerRef })),
+    );
   }
 }
 
 export async function dropEntries(db: Queryable, promoId: string): Promise<DropEntryRow[]> {
-  const rows: { seq: number; round_id: string; ticket: string; player_ref: string }[] = await db('prize_drop_entries').where({ promo_id: promoId }).orderBy('seq');
+  const rows: { seq: number; round_id: string; ticket: string; player_ref: string }[] = await db('prize_drop_entries')
+    .where({ promo_id: promoId })
+    .orderBy('seq');
   return rows.map((r) => ({ seq: r.seq, roundId: r.round_id, ticket: r.ticket, playerRef: r.player_ref }));
 }
 

@@ -20,7 +20,17 @@ import { AppError } from '../../errors.js';
 import { recordChange, type Actor } from '../../staff/config-audit.js';
 import type { MoneyDeps } from '../money-path/callbacks.js';
 import { awardsOf, type Award } from './award-store.js';
-import { cancelPromotion, entryCount, getPromotion, insertPromotion, listPromotions, type PromoKind, type PromoStatus, type Promotion, type Scoring } from './promotion-store.js';
+import {
+  cancelPromotion,
+  entryCount,
+  getPromotion,
+  insertPromotion,
+  listPromotions,
+  type PromoKind,
+  type PromoStatus,
+  type Promotion,
+  type Scoring,
+} from './promotion-store.js';
 
 export const MAX_TOURNAMENT_PRIZES = 100;
 export const MAX_DROP_PRIZES = 1000;
@@ -31,7 +41,8 @@ export type PromoCaller = { kind: 'admin' } | { kind: 'operator'; operatorId: st
 
 export function checkPromoScope(caller: PromoCaller, operatorId: string): void {
   if (caller.kind === 'operator' && caller.operatorId !== operatorId) throw new AppError('FORBIDDEN', 'a casino manages only its own promotions');
-  if (caller.kind === 'staff' && caller.operatorIds !== null && !caller.operatorIds.includes(operatorId)) throw new AppError('FORBIDDEN', 'this belongs to another casino');
+  if (caller.kind === 'staff' && caller.operatorIds !== null && !caller.operatorIds.includes(operatorId))
+    throw new AppError('FORBIDDEN', 'this belongs to another casino');
 }
 
 /** A drop's seed is revealed once no bet can be drawn any more: cancelled, or ended and its last draw done. */
@@ -60,7 +71,9 @@ export function promotionView(p: Promotion) {
     finalizedAt: p.finalizedAt,
     status: p.status,
     createdAt: p.createdAt,
-    ...(p.kind === 'tournament' ? { scoring: p.scoring } : { oneIn: p.oneIn, rule: PRIZE_DROP_RULE, serverSeedHash: p.serverSeedHash, serverSeedRevealed: ended }),
+    ...(p.kind === 'tournament'
+      ? { scoring: p.scoring }
+      : { oneIn: p.oneIn, rule: PRIZE_DROP_RULE, serverSeedHash: p.serverSeedHash, serverSeedRevealed: ended }),
   };
 }
 
@@ -99,7 +112,10 @@ export interface CreatePromotionInput {
 }
 
 export async function createPromotion(deps: MoneyDeps, caller: PromoCaller, actor: Actor, input: CreatePromotionInput) {
-  const operatorId = caller.kind === 'operator' ? (input.operatorId ?? caller.operatorId) : (input.operatorId ?? (caller.kind === 'staff' && caller.operatorIds?.length === 1 ? caller.operatorIds[0] : undefined));
+  const operatorId =
+    caller.kind === 'operator'
+      ? (input.operatorId ?? caller.operatorId)
+      : (input.operatorId ?? (caller.kind === 'staff' && caller.operatorIds?.length === 1 ? caller.operatorIds[0] : undefined));
   if (!operatorId) throw new AppError('VALIDATION_ERROR', 'operatorId is required');
   checkPromoScope(caller, operatorId);
   const operator = await deps.operators.get(deps.db, operatorId);
@@ -112,8 +128,10 @@ export async function createPromotion(deps: MoneyDeps, caller: PromoCaller, acto
   const max = input.kind === 'tournament' ? MAX_TOURNAMENT_PRIZES : MAX_DROP_PRIZES;
   if (prizes.length < 1 || prizes.length > max) throw new AppError('VALIDATION_ERROR', `prizes must list 1 to ${max} amounts`);
   const minBet = input.minBet === undefined ? 0n : parseAmount(input.minBet, operator.currency, { field: 'minBet', allowZero: true });
-  if (input.kind === 'tournament' && !input.scoring) throw new AppError('VALIDATION_ERROR', 'a tournament needs scoring (multiplier, wagered, profit or biggestWin)');
-  if (input.kind === 'prize_drop' && input.oneIn === undefined) throw new AppError('VALIDATION_ERROR', 'a prize drop needs oneIn (each qualifying bet wins with a chance of 1 in oneIn)');
+  if (input.kind === 'tournament' && !input.scoring)
+    throw new AppError('VALIDATION_ERROR', 'a tournament needs scoring (multiplier, wagered, profit or biggestWin)');
+  if (input.kind === 'prize_drop' && input.oneIn === undefined)
+    throw new AppError('VALIDATION_ERROR', 'a prize drop needs oneIn (each qualifying bet wins with a chance of 1 in oneIn)');
   const startsAt = input.startsAt ? new Date(input.startsAt) : new Date();
   const endsAt = new Date(input.endsAt);
   if (endsAt.getTime() <= startsAt.getTime()) throw new AppError('VALIDATION_ERROR', 'endsAt must be after startsAt');
@@ -144,12 +162,24 @@ export async function createPromotion(deps: MoneyDeps, caller: PromoCaller, acto
       playerRefs,
     );
     const created = await getPromotion(tx, promoId);
-    await recordChange(tx, actor, { action: 'promotion.created', tenantId: operator.tenantId, operatorId, targetType: 'promotion', targetId: promoId, before: null, after: { ...promotionView(created!), playerRefs: playerRefs.length } });
+    await recordChange(tx, actor, {
+      action: 'promotion.created',
+      tenantId: operator.tenantId,
+      operatorId,
+      targetType: 'promotion',
+      targetId: promoId,
+      before: null,
+      after: { ...promotionView(created!), playerRefs: playerRefs.length },
+    });
   });
   return promotionView((await getPromotion(deps.db, promoId))!);
 }
 
-export async function listPromotionsOf(deps: MoneyDeps, caller: PromoCaller, q: { operatorId?: string | undefined; kind?: PromoKind | undefined; status?: PromoStatus | undefined; limit: number }) {
+export async function listPromotionsOf(
+  deps: MoneyDeps,
+  caller: PromoCaller,
+  q: { operatorId?: string | undefined; kind?: PromoKind | undefined; status?: PromoStatus | undefined; limit: number },
+) {
   let operatorId = q.operatorId;
   if (caller.kind === 'operator') {
     if (operatorId) checkPromoScope(caller, operatorId);
@@ -197,7 +227,15 @@ export async function cancelPromotionOf(deps: MoneyDeps, caller: PromoCaller, ac
     await tx.raw('SELECT 1 FROM promotions WHERE promo_id = ? FOR UPDATE', [promoId]);
     if (!(await cancelPromotion(tx, promoId))) throw new AppError('ACTION_NOT_AVAILABLE', 'the promotion has ended: its prizes are awarded');
     const after = await getPromotion(tx, promoId);
-    await recordChange(tx, actor, { action: 'promotion.cancelled', tenantId: operator?.tenantId ?? null, operatorId: p.operatorId, targetType: 'promotion', targetId: promoId, before: promotionView(p), after: promotionView(after!) });
+    await recordChange(tx, actor, {
+      action: 'promotion.cancelled',
+      tenantId: operator?.tenantId ?? null,
+      operatorId: p.operatorId,
+      targetType: 'promotion',
+      targetId: promoId,
+      before: promotionView(p),
+      after: promotionView(after!),
+    });
   });
   return promotionView((await getPromotion(deps.db, promoId))!);
 }

@@ -31,7 +31,11 @@ const keyOf = (db: Queryable): object => (db as unknown as { client: { config: o
 export async function loadTimePartitions(db: Queryable): Promise<void> {
   const rows = (await db('time_partitions')
     .where({ parent: 'rounds' })
-    .select('name', db.raw('(extract(epoch FROM from_ts) * 1000)::text AS f'), db.raw('(extract(epoch FROM to_ts) * 1000)::text AS t'))) as { name: string; f: string; t: string }[];
+    .select('name', db.raw('(extract(epoch FROM from_ts) * 1000)::text AS f'), db.raw('(extract(epoch FROM to_ts) * 1000)::text AS t'))) as {
+    name: string;
+    f: string;
+    t: string;
+  }[];
   const k = known.get(keyOf(db)) ?? { months: [], reload: () => loadTimePartitions(db), reloading: false, reloadedAt: 0 };
   k.months = rows.map((r) => ({ name: r.name, from: Number(r.f), to: Number(r.t) }));
   known.set(keyOf(db), k);

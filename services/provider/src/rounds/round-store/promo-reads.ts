@@ -51,7 +51,15 @@ function qualifying(rule: QualifyingRule, value: string): { sql: string; binding
              AND r.free_bet_campaign_id IS NULL
              AND r.game_type IN (${rule.games.map(() => '?').join(',')})
              AND r.amount >= ? ${players}`,
-    bindings: [rule.operatorId, rule.startsAt, rule.endsAt, ...SCORED_STATUSES, ...rule.games, rule.minBet.toString(), ...(rule.allPlayers ? [] : [rule.promoId])],
+    bindings: [
+      rule.operatorId,
+      rule.startsAt,
+      rule.endsAt,
+      ...SCORED_STATUSES,
+      ...rule.games,
+      rule.minBet.toString(),
+      ...(rule.allPlayers ? [] : [rule.promoId]),
+    ],
   };
 }
 

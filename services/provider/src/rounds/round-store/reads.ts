@@ -41,12 +41,26 @@ export async function openRoundUnderSeedPair(db: Queryable, seedPairId: string):
  * previous page ended with; rounds created at the same instant are ordered by id. Every round of
  * the player (operator + playerRef), whichever session placed it, and no other player's.
  */
-export async function roundsOfPlayer(db: Queryable, operatorId: string, playerRef: string, opts: { limit: number; before?: string | undefined }): Promise<Round[]> {
+export async function roundsOfPlayer(
+  db: Queryable,
+  operatorId: string,
+  playerRef: string,
+  opts: { limit: number; before?: string | undefined },
+): Promise<Round[]> {
   const q = db<RoundRow>('rounds').where({ operator_id: operatorId, player_ref: playerRef });
   if (opts.before !== undefined) {
-    q.whereRaw('(created_at, round_id) < (SELECT created_at, round_id FROM rounds WHERE round_id = ? AND operator_id = ? AND player_ref = ?)', [opts.before, operatorId, playerRef]);
+    q.whereRaw('(created_at, round_id) < (SELECT created_at, round_id FROM rounds WHERE round_id = ? AND operator_id = ? AND player_ref = ?)', [
+      opts.before,
+      operatorId,
+      playerRef,
+    ]);
   }
-  const rows = await q.orderBy([{ column: 'created_at', order: 'desc' }, { column: 'round_id', order: 'desc' }]).limit(opts.limit);
+  const rows = await q
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'round_id', order: 'desc' },
+    ])
+    .limit(opts.limit);
   return rows.map((r) => roundFromRow(r as RoundRow));
 }
 
@@ -68,7 +82,16 @@ export async function getRoundWithContext(db: Queryable, roundId: string): Promi
     LEFT JOIN player_balances b ON b.operator_id = r.operator_id AND b.player_ref = r.player_ref
     WHERE r.round_id = ? AND ${roundAt('r.created_at')}`;
   const res = await hotQuery(db, 'gp_round_with_context', sql, [roundId, ...roundAtValues(roundId)]);
-  const row = (res.rows as (RoundRow & { ctx_callbacks: unknown; ctx_seed_hash: string; ctx_seed: string; ctx_revealed: boolean; ctx_balance: string | null; ctx_balance_currency: string | null })[])[0];
+  const row = (
+    res.rows as (RoundRow & {
+      ctx_callbacks: unknown;
+      ctx_seed_hash: string;
+      ctx_seed: string;
+      ctx_revealed: boolean;
+      ctx_balance: string | null;
+      ctx_balance_currency: string | null;
+    })[]
+  )[0];
   if (!row) return null;
   const raw = typeof row.ctx_callbacks === 'string' ? (JSON.parse(row.ctx_callbacks) as CallbackRow[]) : (row.ctx_callbacks as CallbackRow[]);
   const round = roundFromRow(row);
@@ -83,12 +106,18 @@ export async function getRoundWithContext(db: Queryable, roundId: string): Promi
 export async function getCallback(db: Queryable, idempotencyKey: string): Promise<Callback | null> {
   // every key begins with its round's id (CHECK wallet_callbacks_key_of_round): its month is known
   const roundId = idempotencyKey.split(':')[0] ?? '';
-  const row = await db<CallbackRow>('wallet_callbacks').where({ idempotency_key: idempotencyKey }).whereRaw(roundAt('round_created_at'), roundAtValues(roundId)).first();
+  const row = await db<CallbackRow>('wallet_callbacks')
+    .where({ idempotency_key: idempotencyKey })
+    .whereRaw(roundAt('round_created_at'), roundAtValues(roundId))
+    .first();
   return row ? callbackFromRow(row) : null;
 }
 
 export async function callbacksOfRound(db: Queryable, roundId: string): Promise<Callback[]> {
-  const rows = await db<CallbackRow>('wallet_callbacks').where({ round_id: roundId }).whereRaw(roundAt('round_created_at'), roundAtValues(roundId)).orderBy('id');
+  const rows = await db<CallbackRow>('wallet_callbacks')
+    .where({ round_id: roundId })
+    .whereRaw(roundAt('round_created_at'), roundAtValues(roundId))
+    .orderBy('id');
   return rows.map(callbackFromRow);
 }
 

@@ -18,9 +18,26 @@ export interface RecallRowDb {
 }
 
 /** Up to `limit + 1` rounds of the player in [from, to), after the cursor's (createdAt, roundId) when given. */
-export async function playerRoundRows(db: Queryable, q: { operatorId: string; playerRef: string; from: string; to: string; limit: number }, after: [string, string] | null): Promise<RecallRowDb[]> {
+export async function playerRoundRows(
+  db: Queryable,
+  q: { operatorId: string; playerRef: string; from: string; to: string; limit: number },
+  after: [string, string] | null,
+): Promise<RecallRowDb[]> {
   const query = db('rounds')
-    .select('round_id', 'game_type', 'currency', 'amount', 'total_staked', 'payout', 'multiplier', 'status', 'free_bet_campaign_id', 'result', 'created_at', 'settled_at')
+    .select(
+      'round_id',
+      'game_type',
+      'currency',
+      'amount',
+      'total_staked',
+      'payout',
+      'multiplier',
+      'status',
+      'free_bet_campaign_id',
+      'result',
+      'created_at',
+      'settled_at',
+    )
     .where({ operator_id: q.operatorId, player_ref: q.playerRef })
     .where('created_at', '>=', q.from)
     .where('created_at', '<', q.to)

@@ -27,7 +27,12 @@ export interface RoundSearch {
 
 /** One page of rounds, newest first; `limit + 1` rows are read to know whether another page follows. */
 export async function searchRounds(db: Queryable, q: RoundSearch): Promise<Round[]> {
-  const query = db<RoundRow>('rounds').orderBy([{ column: 'created_at', order: 'desc' }, { column: 'round_id', order: 'desc' }]).limit(q.limit + 1);
+  const query = db<RoundRow>('rounds')
+    .orderBy([
+      { column: 'created_at', order: 'desc' },
+      { column: 'round_id', order: 'desc' },
+    ])
+    .limit(q.limit + 1);
   if (q.roundId) query.where('round_id', q.roundId);
   if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
   if (q.playerRef) query.where('player_ref', q.playerRef);
@@ -63,7 +68,10 @@ export async function roundsPerBucket(db: Queryable, r: FigureRange): Promise<{ 
 }
 
 /** Confirmed debits, credits and rollbacks per bucket and currency (GGR = stakes − payouts − rollbacks). */
-export async function moneyPerBucket(db: Queryable, r: FigureRange): Promise<{ t: string; currency: CurrencyCode; stakes: bigint; payouts: bigint; rollbacks: bigint }[]> {
+export async function moneyPerBucket(
+  db: Queryable,
+  r: FigureRange,
+): Promise<{ t: string; currency: CurrencyCode; stakes: bigint; payouts: bigint; rollbacks: bigint }[]> {
   const q = db('wallet_callbacks')
     .select(db.raw('date_trunc(?, created_at) AS t', [r.bucket]), 'currency')
     .select(db.raw(`COALESCE(SUM(amount) FILTER (WHERE operation = 'debit'), 0) AS stakes`))
@@ -74,7 +82,13 @@ export async function moneyPerBucket(db: Queryable, r: FigureRange): Promise<{ t
     .where('created_at', '<', r.to)
     .groupByRaw('1, 2')
     .orderByRaw('1, 2');
-  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as { t: Date | string; currency: CurrencyCode; stakes: string; payouts: string; rollbacks: string }[];
+  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as {
+    t: Date | string;
+    currency: CurrencyCode;
+    stakes: string;
+    payouts: string;
+    rollbacks: string;
+  }[];
   return rows.map((x) => ({ t: toIso(x.t), currency: x.currency, stakes: toBigInt(x.stakes), payouts: toBigInt(x.payouts), rollbacks: toBigInt(x.rollbacks) }));
 }
 
@@ -83,7 +97,10 @@ export async function moneyPerBucket(db: Queryable, r: FigureRange): Promise<{ t
  * unanswered), and the latency of answered first attempts (recorded → answered: the time the
  * money path waited for the casino), mean and 95th percentile in milliseconds.
  */
-export async function callbackHealth(db: Queryable, r: FigureRange): Promise<{ operatorId: string; callbacks: number; errors: number; meanMs: number | null; p95Ms: number | null }[]> {
+export async function callbackHealth(
+  db: Queryable,
+  r: FigureRange,
+): Promise<{ operatorId: string; callbacks: number; errors: number; meanMs: number | null; p95Ms: number | null }[]> {
   const latency = `EXTRACT(EPOCH FROM (updated_at - created_at)) * 1000`;
   const answeredFirst = `status_code BETWEEN 200 AND 299 AND attempt_count = 1`;
   const q = db('wallet_callbacks')
@@ -96,13 +113,22 @@ export async function callbackHealth(db: Queryable, r: FigureRange): Promise<{ o
     .where('created_at', '<', r.to)
     .groupBy('operator_id')
     .orderBy('operator_id');
-  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as { operator_id: string; n: string | number; errors: string | number; mean_ms: string | number | null; p95_ms: string | number | null }[];
+  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as {
+    operator_id: string;
+    n: string | number;
+    errors: string | number;
+    mean_ms: string | number | null;
+    p95_ms: string | number | null;
+  }[];
   const num = (v: string | number | null) => (v === null ? null : Math.round(Number(v) * 10) / 10);
   return rows.map((x) => ({ operatorId: x.operator_id, callbacks: Number(x.n), errors: Number(x.errors), meanMs: num(x.mean_ms), p95Ms: num(x.p95_ms) }));
 }
 
 /** Final rounds per game and currency: rounds, total staked and total paid (measured RTP = paid ÷ staked). */
-export async function returnPerGame(db: Queryable, r: FigureRange): Promise<{ gameType: GameType; currency: CurrencyCode; rounds: number; staked: bigint; paid: bigint }[]> {
+export async function returnPerGame(
+  db: Queryable,
+  r: FigureRange,
+): Promise<{ gameType: GameType; currency: CurrencyCode; rounds: number; staked: bigint; paid: bigint }[]> {
   const q = db('rounds')
     .select('game_type', 'currency')
     .count({ n: '*' })
@@ -113,20 +139,35 @@ export async function returnPerGame(db: Queryable, r: FigureRange): Promise<{ ga
     .where('created_at', '<', r.to)
     .groupBy('game_type', 'currency')
     .orderBy(['game_type', 'currency']);
-  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as { game_type: GameType; currency: CurrencyCode; n: string | number; staked: string; paid: string }[];
+  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as {
+    game_type: GameType;
+    currency: CurrencyCode;
+    n: string | number;
+    staked: string;
+    paid: string;
+  }[];
   return rows.map((x) => ({ gameType: x.game_type, currency: x.currency, rounds: Number(x.n), staked: toBigInt(x.staked), paid: toBigInt(x.paid) }));
 }
 
 /** Rounds waiting for the wallet (credit_pending, rollback_pending), by operator. */
 export async function pendingRoundCounts(db: Queryable, operatorIds: string[] | null): Promise<{ operatorId: string; status: string; rounds: number }[]> {
-  const q = db('rounds').select('operator_id', 'status').count({ n: '*' }).whereIn(['round_id', 'created_at'], db('rounds_in_flight').select('round_id', 'created_at')).whereIn('status', ['credit_pending', 'rollback_pending']).groupBy('operator_id', 'status');
+  const q = db('rounds')
+    .select('operator_id', 'status')
+    .count({ n: '*' })
+    .whereIn(['round_id', 'created_at'], db('rounds_in_flight').select('round_id', 'created_at'))
+    .whereIn('status', ['credit_pending', 'rollback_pending'])
+    .groupBy('operator_id', 'status');
   const rows = (await scoped(q, 'operator_id', operatorIds)) as { operator_id: string; status: string; n: string | number }[];
   return rows.map((x) => ({ operatorId: x.operator_id, status: x.status, rounds: Number(x.n) }));
 }
 
 /** The pending rounds themselves, oldest first (the reconciliation page's "retry now" list). */
 export async function pendingRounds(db: Queryable, operatorIds: string[] | null, limit: number): Promise<Round[]> {
-  const q = db<RoundRow>('rounds').whereIn(['round_id', 'created_at'], db('rounds_in_flight').select('round_id', 'created_at')).whereIn('status', ['credit_pending', 'rollback_pending']).orderBy('updated_at').limit(limit);
+  const q = db<RoundRow>('rounds')
+    .whereIn(['round_id', 'created_at'], db('rounds_in_flight').select('round_id', 'created_at'))
+    .whereIn('status', ['credit_pending', 'rollback_pending'])
+    .orderBy('updated_at')
+    .limit(limit);
   return (await scoped(q, 'operator_id', operatorIds)).map(roundFromRow);
 }
 
@@ -142,10 +183,21 @@ export interface MoneyTotalsRow {
 }
 
 /** Sums of wallet callbacks by operator, currency, free bet or paid, operation and status (the reconciliation totals). */
-export async function callbackTotals(db: Queryable, filter: { operatorId?: string | undefined; from?: string | undefined; to?: string | undefined }): Promise<MoneyTotalsRow[]> {
+export async function callbackTotals(
+  db: Queryable,
+  filter: { operatorId?: string | undefined; from?: string | undefined; to?: string | undefined },
+): Promise<MoneyTotalsRow[]> {
   const q = db('wallet_callbacks as c')
     .join('rounds as r', 'r.round_id', 'c.round_id')
-    .select('c.operator_id', 'c.currency', 'c.operation', 'c.callback_status', db.raw('(r.free_bet_campaign_id IS NOT NULL) AS free_bet'), db.raw('count(*) AS count'), db.raw('sum(c.amount) AS amount'))
+    .select(
+      'c.operator_id',
+      'c.currency',
+      'c.operation',
+      'c.callback_status',
+      db.raw('(r.free_bet_campaign_id IS NOT NULL) AS free_bet'),
+      db.raw('count(*) AS count'),
+      db.raw('sum(c.amount) AS amount'),
+    )
     .groupBy('c.operator_id', 'c.currency', 'c.operation', 'c.callback_status', db.raw('(r.free_bet_campaign_id IS NOT NULL)'));
   if (filter.operatorId) q.where('c.operator_id', filter.operatorId);
   if (filter.from) q.where('c.created_at', '>=', filter.from);
@@ -157,7 +209,11 @@ export async function callbackTotals(db: Queryable, filter: { operatorId?: strin
 export async function campaignPayouts(db: Queryable, campaignId: string): Promise<{ rounds: number; paidOut: bigint; pending: number }> {
   const row = (await db('rounds')
     .where({ free_bet_campaign_id: campaignId })
-    .select(db.raw('count(*) AS rounds'), db.raw(`coalesce(sum(payout) FILTER (WHERE status IN ('settled', 'cashed_out', 'busted')), 0) AS paid_out`), db.raw(`count(*) FILTER (WHERE status IN ('credit_pending', 'active')) AS pending`))
+    .select(
+      db.raw('count(*) AS rounds'),
+      db.raw(`coalesce(sum(payout) FILTER (WHERE status IN ('settled', 'cashed_out', 'busted')), 0) AS paid_out`),
+      db.raw(`count(*) FILTER (WHERE status IN ('credit_pending', 'active')) AS pending`),
+    )
     .first()) as { rounds: string | number; paid_out: string | number; pending: string | number };
   return { rounds: Number(row.rounds), paidOut: toBigInt(String(row.paid_out)), pending: Number(row.pending) };
 }

@@ -21,11 +21,21 @@ export async function operatorsWithWork(db: Knex, first: number): Promise<{ oper
        FROM ${IN_FLIGHT} WHERE ${WAITING} GROUP BY operator_id`,
     [first],
   );
-  return (rows as { operator_id: string; due: boolean; last_try: Date | string | null }[]).map((r) => ({ operatorId: r.operator_id, due: r.due, lastTry: r.last_try ? new Date(r.last_try) : null }));
+  return (rows as { operator_id: string; due: boolean; last_try: Date | string | null }[]).map((r) => ({
+    operatorId: r.operator_id,
+    due: r.due,
+    lastTry: r.last_try ? new Date(r.last_try) : null,
+  }));
 }
 
 /** Claims one round of the operator (due, or for a probe the one due soonest), moving its backoff on. */
-export async function claimDueRound(db: Knex, operatorId: string, probe: boolean, lease: Date, backoffSeconds: number[]): Promise<{ roundId: string; attempts: number } | null> {
+export async function claimDueRound(
+  db: Knex,
+  operatorId: string,
+  probe: boolean,
+  lease: Date,
+  backoffSeconds: number[],
+): Promise<{ roundId: string; attempts: number } | null> {
   const first = backoffSeconds[0] ?? 5;
   const due = probe ? 'true' : `(status = 'debit_requested' OR coalesce(next_retry_at, updated_at + make_interval(secs => ?)) <= now())`;
   const { rows } = await db.raw(
@@ -42,5 +52,8 @@ export async function claimDueRound(db: Knex, operatorId: string, probe: boolean
 
 /** The casino answered a round that had failed before: the operator's other waiting rounds are due now. */
 export async function makeOperatorDue(db: Knex, operatorId: string): Promise<void> {
-  await db.raw(`UPDATE rounds r SET next_retry_at = now() FROM rounds_in_flight f WHERE r.round_id = f.round_id AND r.created_at = f.created_at AND operator_id = ? AND status IN ${PENDING} AND next_retry_at > now()`, [operatorId]);
+  await db.raw(
+    `UPDATE rounds r SET next_retry_at = now() FROM rounds_in_flight f WHERE r.round_id = f.round_id AND r.created_at = f.created_at AND operator_id = ? AND status IN ${PENDING} AND next_retry_at > now()`,
+    [operatorId],
+  );
 }

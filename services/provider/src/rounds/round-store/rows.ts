@@ -109,7 +109,10 @@ export function roundFromRow(r: RoundRow): Round {
 }
 
 /** A round as it is inserted (`debit_requested`, its debit recorded in the same transaction). */
-export type NewRound = Pick<Round, 'roundId' | 'operatorId' | 'playerRef' | 'sessionId' | 'gameType' | 'currency' | 'amount' | 'params' | 'seedPairId' | 'nonce' | 'clientSeed'> & {
+export type NewRound = Pick<
+  Round,
+  'roundId' | 'operatorId' | 'playerRef' | 'sessionId' | 'gameType' | 'currency' | 'amount' | 'params' | 'seedPairId' | 'nonce' | 'clientSeed'
+> & {
   state?: unknown;
   leaseUntil: Date;
 };
@@ -208,7 +211,20 @@ export const callbackFromRow = (r: CallbackRow): Callback => ({
 });
 
 /** A callback as recorded before it is sent: everything but what the attempts fill in. */
-export type NewCallback = Omit<Callback, 'id' | 'method' | 'responseBody' | 'statusCode' | 'callbackStatus' | 'errorCode' | 'errorMessage' | 'attemptCount' | 'casinoTransactionId' | 'createdAt' | 'updatedAt'>;
+export type NewCallback = Omit<
+  Callback,
+  | 'id'
+  | 'method'
+  | 'responseBody'
+  | 'statusCode'
+  | 'callbackStatus'
+  | 'errorCode'
+  | 'errorMessage'
+  | 'attemptCount'
+  | 'casinoTransactionId'
+  | 'createdAt'
+  | 'updatedAt'
+>;
 
 export interface CallbackResult {
   status: CallbackStatus;
@@ -245,10 +261,24 @@ export interface BalanceReport {
 export const roundAt = (column: string) => `${column} BETWEEN gp_round_lo(?::text) AND gp_round_hi(?::text)`;
 export const roundAtValues = (roundId: string) => [roundId, roundId];
 
-const CALLBACK_COLUMNS = 'round_created_at, round_id, operator_id, player_ref, operation, purpose, idempotency_key, debit_idempotency_key, amount, currency, method, path, url, request_body, request_body_enc, callback_status';
+const CALLBACK_COLUMNS =
+  'round_created_at, round_id, operator_id, player_ref, operation, purpose, idempotency_key, debit_idempotency_key, amount, currency, method, path, url, request_body, request_body_enc, callback_status';
 
 export function callbackValues(c: NewCallback): unknown[] {
-  return [c.operatorId, c.playerRef, c.operation, c.purpose, c.idempotencyKey, c.debitIdempotencyKey, c.amount.toString(), c.currency, c.path, c.url, c.requestBody, c.requestBodyEnc];
+  return [
+    c.operatorId,
+    c.playerRef,
+    c.operation,
+    c.purpose,
+    c.idempotencyKey,
+    c.debitIdempotencyKey,
+    c.amount.toString(),
+    c.currency,
+    c.path,
+    c.url,
+    c.requestBody,
+    c.requestBodyEnc,
+  ];
 }
 /** `INSERT INTO wallet_callbacks … SELECT` of one new callback whose round id comes from the CTE `source`. */
 export const insertCallbackFrom = (source: string, table = 'wallet_callbacks') =>
@@ -272,7 +302,12 @@ export function callbackRecorded(c: NewCallback, row: { cb_id: string | number; 
 }
 
 /** `UPDATE wallet_callbacks` storing an attempt's result (a final callback stays as it is) + the balance upsert, as two CTEs. */
-export function resultCtes(callback: { id: string; roundId: string }, r: CallbackResult, balance: BalanceReport | null, table = 'wallet_callbacks'): { sql: string; values: unknown[] } {
+export function resultCtes(
+  callback: { id: string; roundId: string },
+  r: CallbackResult,
+  balance: BalanceReport | null,
+  table = 'wallet_callbacks',
+): { sql: string; values: unknown[] } {
   const sql = `cb AS (
       UPDATE ${table} SET callback_status = ?, attempt_count = attempt_count + ?, status_code = ?, response_body = ?, error_code = ?, error_message = ?, casino_transaction_id = ?, updated_at = now()
       WHERE id = ? AND ${roundAt('round_created_at')} AND callback_status = 'pending' RETURNING id
@@ -280,7 +315,17 @@ export function resultCtes(callback: { id: string; roundId: string }, r: Callbac
       INSERT INTO player_balances (operator_id, player_ref, currency, balance, reported_at) SELECT ?, ?, ?, ?, now() WHERE ?::boolean
       ON CONFLICT (operator_id, player_ref) DO UPDATE SET currency = EXCLUDED.currency, balance = EXCLUDED.balance, reported_at = EXCLUDED.reported_at
     )`;
-  const values: unknown[] = [r.status, r.attempts, r.statusCode, r.responseBody, r.errorCode, r.errorMessage, r.casinoTransactionId, callback.id, ...roundAtValues(callback.roundId)];
+  const values: unknown[] = [
+    r.status,
+    r.attempts,
+    r.statusCode,
+    r.responseBody,
+    r.errorCode,
+    r.errorMessage,
+    r.casinoTransactionId,
+    callback.id,
+    ...roundAtValues(callback.roundId),
+  ];
   values.push(balance?.operatorId ?? '', balance?.playerRef ?? '', balance?.currency ?? 'USD', (balance?.balance ?? 0n).toString(), balance !== null);
   return { sql, values };
 }

@@ -18,7 +18,10 @@ import { type Callback, callbackFromRow, type CallbackRow, type Round, roundFrom
  * how many were removed. After the retention period a retry with the same key is a new request:
  * the period must exceed any client's retry window.
  */
-export async function purgeIdempotencyRecords(db: Queryable, opts: { olderThan: Date; operatorId?: string | undefined; batch?: number; maxBatches?: number }): Promise<number> {
+export async function purgeIdempotencyRecords(
+  db: Queryable,
+  opts: { olderThan: Date; operatorId?: string | undefined; batch?: number; maxBatches?: number },
+): Promise<number> {
   const batch = opts.batch ?? 5_000;
   let removed = 0;
   for (let i = 0; i < (opts.maxBatches ?? 20); i++) {
@@ -66,10 +69,7 @@ export interface WorkFilter {
  *  - `interrupted`: active Blackjack rounds whose lease ran out (a worker stopped mid extra debit);
  *  - `abandoned`: active rounds of one game of one operator idle since `idleSince`.
  */
-export type Work =
-  | { kind: 'wallet' }
-  | { kind: 'interrupted' }
-  | { kind: 'abandoned'; operatorId: string; gameType: GameType; idleSince: Date };
+export type Work = { kind: 'wallet' } | { kind: 'interrupted' } | { kind: 'abandoned'; operatorId: string; gameType: GameType; idleSince: Date };
 
 /**
  * Claims up to `filter.limit` rounds for `work` with a lease until `lease` (FOR UPDATE SKIP
@@ -120,7 +120,9 @@ export async function claimRoundsForWork(db: Knex, work: Work, filter: WorkFilte
 /** Rollbacks of Blackjack extra debits (insurance, double, split) the casino has not confirmed yet. */
 export async function pendingExtraDebitRollbacks(db: Queryable, filter: WorkFilter): Promise<Callback[]> {
   if (filter.limit <= 0) return [];
-  const q = db<CallbackRow>('wallet_callbacks').where({ operation: 'rollback', callback_status: 'pending' }).whereIn('purpose', ['insurance', 'double', 'split']);
+  const q = db<CallbackRow>('wallet_callbacks')
+    .where({ operation: 'rollback', callback_status: 'pending' })
+    .whereIn('purpose', ['insurance', 'double', 'split']);
   if (filter.operatorId) q.where('operator_id', filter.operatorId);
   if (filter.playerRef) q.where('player_ref', filter.playerRef);
   if (filter.roundId) q.where('round_id', filter.roundId);

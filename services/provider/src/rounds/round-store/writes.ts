@@ -11,8 +11,25 @@
  */
 import { hotQuery, type Queryable } from '../../store/db.js';
 import type { CloseStatus, RoundStatus } from '../round-status.js';
-import { roundAt, roundAtValues, type BalanceReport, type Callback, callbackFromRow, callbackRecorded, type CallbackResult, type CallbackRow, callbackValues, insertCallbackFrom, type KeyAnswer, type KeyClaim, multiplierToColumn, type NewCallback, type NewRound, resultCtes, type Round, roundFromRow, type RoundRow } from './rows.js';
-import { getCallback } from './reads.js';
+import {
+  roundAt,
+  roundAtValues,
+  type BalanceReport,
+  type Callback,
+  callbackRecorded,
+  type CallbackResult,
+  callbackValues,
+  insertCallbackFrom,
+  type KeyAnswer,
+  type KeyClaim,
+  multiplierToColumn,
+  type NewCallback,
+  type NewRound,
+  resultCtes,
+  type Round,
+  roundFromRow,
+  type RoundRow,
+} from './rows.js';
 import { roundTables } from './partitions.js';
 
 export interface RoundChange {
@@ -34,7 +51,13 @@ export interface RoundChange {
  * Applies `change` when the round is still in `expected` status (and at `version`, when given).
  * Answers the updated round, or null when another worker got there first.
  */
-export async function updateRound(db: Queryable, roundId: string, expected: RoundStatus | RoundStatus[], change: RoundChange, version?: number): Promise<Round | null> {
+export async function updateRound(
+  db: Queryable,
+  roundId: string,
+  expected: RoundStatus | RoundStatus[],
+  change: RoundChange,
+  version?: number,
+): Promise<Round | null> {
   const patch: Record<string, unknown> = { updated_at: db.fn.now() };
   if (change.status !== undefined) patch.status = change.status;
   if (change.state !== undefined) patch.state = JSON.stringify(change.state);
@@ -48,7 +71,10 @@ export async function updateRound(db: Queryable, roundId: string, expected: Roun
   if (change.leaseUntil !== undefined) patch.lease_until = change.leaseUntil;
   if (change.settled) patch.settled_at = db.fn.now();
   if (change.bumpVersion) patch.version = db.raw('version + 1');
-  const q = db<RoundRow>('rounds').where({ round_id: roundId }).whereRaw(roundAt('created_at'), roundAtValues(roundId)).whereIn('status', Array.isArray(expected) ? expected : [expected]);
+  const q = db<RoundRow>('rounds')
+    .where({ round_id: roundId })
+    .whereRaw(roundAt('created_at'), roundAtValues(roundId))
+    .whereIn('status', Array.isArray(expected) ? expected : [expected]);
   if (version !== undefined) q.andWhere({ version });
   const rows = await q.update(patch).returning('*');
   return rows[0] ? roundFromRow(rows[0] as RoundRow) : null;
@@ -59,7 +85,12 @@ export async function updateRound(db: Queryable, roundId: string, expected: Roun
  * `bumpVersion` the claim also bumps the version, so a request that read the round before cannot
  * write it. Answers the round, or null when it moved on.
  */
-export async function leaseActiveRound(db: Queryable, round: Pick<Round, 'roundId' | 'version'>, lease: Date | null, bumpVersion: boolean): Promise<Round | null> {
+export async function leaseActiveRound(
+  db: Queryable,
+  round: Pick<Round, 'roundId' | 'version'>,
+  lease: Date | null,
+  bumpVersion: boolean,
+): Promise<Round | null> {
   const rows = await db('rounds')
     .where({ round_id: round.roundId, status: 'active', version: round.version })
     .whereRaw(roundAt('created_at'), roundAtValues(round.roundId))
@@ -79,9 +110,18 @@ export async function restartIdleClock(db: Queryable, roundId: string): Promise<
  * (the version bumped), and the request's key stored with its answer. Null when
  * the round moved on: nothing was written. A unique violation (the key taken) aborts the whole statement.
  */
-export async function advanceActiveRound(db: Queryable, a: { roundId: string; version: number; state: unknown; totalStaked?: bigint; answer: KeyAnswer }): Promise<Round | null> {
+export async function advanceActiveRound(
+  db: Queryable,
+  a: { roundId: string; version: number; state: unknown; totalStaked?: bigint; answer: KeyAnswer },
+): Promise<Round | null> {
   const k = a.answer;
-  const values: unknown[] = [JSON.stringify(a.state), a.totalStaked === undefined ? null : a.totalStaked.toString(), a.roundId, ...roundAtValues(a.roundId), a.version];
+  const values: unknown[] = [
+    JSON.stringify(a.state),
+    a.totalStaked === undefined ? null : a.totalStaked.toString(),
+    a.roundId,
+    ...roundAtValues(a.roundId),
+    a.version,
+  ];
   values.push(k.claim.operatorId, k.claim.sessionId, k.claim.key, k.claim.requestHash, k.body, k.roundStatus);
   const t = roundTables(db, a.roundId);
   const sql = `WITH r AS (
@@ -158,10 +198,22 @@ export async function closeRoundWithCredit(
  * lease ended) and the request's answer stored with its key. Null when the round was no longer
  * `debit_requested` (the retry job took it over): only the debit's result was stored.
  */
-export async function storeDebitAndActivate(db: Queryable, c: { debitId: string; debitResult: CallbackResult; balance: BalanceReport | null; roundId: string; answer: KeyAnswer }): Promise<Round | null> {
+export async function storeDebitAndActivate(
+  db: Queryable,
+  c: { debitId: string; debitResult: CallbackResult; balance: BalanceReport | null; roundId: string; answer: KeyAnswer },
+): Promise<Round | null> {
   const t = roundTables(db, c.roundId);
   const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance, t.callbacks);
-  const values = [...head.values, c.roundId, ...roundAtValues(c.roundId), c.answer.body, c.answer.roundStatus, c.answer.claim.operatorId, c.answer.claim.sessionId, c.answer.claim.key];
+  const values = [
+    ...head.values,
+    c.roundId,
+    ...roundAtValues(c.roundId),
+    c.answer.body,
+    c.answer.roundStatus,
+    c.answer.claim.operatorId,
+    c.answer.claim.sessionId,
+    c.answer.claim.key,
+  ];
   const sql = `WITH ${head.sql}, r AS (
       UPDATE ${t.rounds} SET status = 'active', lease_until = NULL, updated_at = now()
       WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'debit_requested' RETURNING *
@@ -173,56 +225,6 @@ export async function storeDebitAndActivate(db: Queryable, c: { debitId: string;
   const res = await hotQuery(db, `gp_debit_and_activate${t.tag}`, sql, values);
   const row = (res.rows as RoundRow[])[0];
   return row ? roundFromRow(row) : null;
-}
-
-/** Records a callback before it is attempted. An existing key answers the existing row. */
-export async function insertCallback(db: Queryable, c: NewCallback): Promise<Callback> {
-  const rows = await db('wallet_callbacks')
-    .insert({
-      round_created_at: db.raw(`(SELECT created_at FROM rounds WHERE round_id = ? AND ${roundAt('created_at')})`, [c.roundId, ...roundAtValues(c.roundId)]),
-      round_id: c.roundId,
-      operator_id: c.operatorId,
-      player_ref: c.playerRef,
-      operation: c.operation,
-      purpose: c.purpose,
-      idempotency_key: c.idempotencyKey,
-      debit_idempotency_key: c.debitIdempotencyKey,
-      amount: c.amount.toString(),
-      currency: c.currency,
-      method: 'POST',
-      path: c.path,
-      url: c.url,
-      request_body: c.requestBody,
-      request_body_enc: c.requestBodyEnc,
-      callback_status: 'pending',
-    })
-    .onConflict(['idempotency_key', 'round_created_at'])
-    .ignore()
-    .returning('*');
-  if (rows[0]) return callbackFromRow(rows[0] as CallbackRow);
-  const existing = await getCallback(db, c.idempotencyKey);
-  if (!existing) throw new Error(`callback ${c.idempotencyKey} vanished`);
-  return existing;
-}
-
-/**
- * Stores the outcome of an attempt (a callback that is final stays as it is) and, when the answer
- * carried one, the player's balance: one statement.
- */
-export async function recordCallbackResult(db: Queryable, callback: { id: string; roundId: string }, r: CallbackResult, balance: BalanceReport | null = null): Promise<void> {
-  const t = roundTables(db, callback.roundId);
-  const { sql, values } = resultCtes(callback, r, balance, t.callbacks);
-  await hotQuery(db, `gp_callback_result${t.tag}`, `WITH ${sql} SELECT 1`, values);
-}
-
-/**
- * A debit a worker sent but whose answer it never stored (it stopped): its fate is unknown, so it
- * is recorded as failed with CASINO_TIMEOUT, and the money path rolls it back.
- */
-export async function markCallbackUnanswered(db: Queryable, id: string): Promise<void> {
-  await db('wallet_callbacks')
-    .where({ id, callback_status: 'pending' })
-    .update({ callback_status: 'failed', error_code: 'CASINO_TIMEOUT', error_message: 'no answer recorded: the worker stopped', updated_at: db.fn.now() });
 }
 
 /**
@@ -252,7 +254,10 @@ export interface OpenRound {
  * with `expect`, when the nonce moved on): nothing was written. A unique violation (the key taken,
  * a second open round) aborts the whole statement.
  */
-export async function insertOpenRound(db: Queryable, o: OpenRound): Promise<{ round: Round; callback: Callback | null; serverSeed: string; serverSeedHash: string } | null> {
+export async function insertOpenRound(
+  db: Queryable,
+  o: OpenRound,
+): Promise<{ round: Round; callback: Callback | null; serverSeed: string; serverSeedHash: string } | null> {
   const r = o.round;
   const f = o.funding;
   const settled = f.kind === 'free-bet' ? f.settled : undefined;
@@ -264,9 +269,25 @@ export async function insertOpenRound(db: Queryable, o: OpenRound): Promise<{ ro
     values.push(o.expect.seedPairId, o.expect.nonce.toString());
   }
   const status = f.kind === 'debit' ? 'debit_requested' : settled ? 'credit_pending' : 'active';
-  values.push(r.roundId, r.roundId, r.operatorId, r.playerRef, r.sessionId, r.gameType, r.currency, r.amount.toString(), r.amount.toString(), JSON.stringify(r.params));
+  values.push(
+    r.roundId,
+    r.roundId,
+    r.operatorId,
+    r.playerRef,
+    r.sessionId,
+    r.gameType,
+    r.currency,
+    r.amount.toString(),
+    r.amount.toString(),
+    JSON.stringify(r.params),
+  );
   values.push(status, r.state === undefined ? null : JSON.stringify(r.state));
-  values.push(settled ? JSON.stringify(settled.result) : null, settled ? multiplierToColumn(settled.multiplier4) : null, settled ? settled.payout.toString() : null, settled ? 'settled' : null);
+  values.push(
+    settled ? JSON.stringify(settled.result) : null,
+    settled ? multiplierToColumn(settled.multiplier4) : null,
+    settled ? settled.payout.toString() : null,
+    settled ? 'settled' : null,
+  );
   values.push(r.leaseUntil, f.kind === 'free-bet' ? f.campaignId : null);
   const t = roundTables(db, r.roundId);
   let cb = '';
@@ -292,10 +313,15 @@ export async function insertOpenRound(db: Queryable, o: OpenRound): Promise<{ ro
     FROM r, pair${callback ? ', cb' : ''}`;
   const name = `gp_open_round${f.kind === 'debit' ? '' : settled ? '_free_settled' : '_free'}${o.expect ? '_dealt' : ''}${o.claim ? '_claim' : ''}${t.tag}`;
   const res = await hotQuery(db, name, sql, values);
-  const row = (res.rows as (RoundRow & { cb_id?: string; cb_created_at?: Date; cb_updated_at?: Date; pair_server_seed: string; pair_server_seed_hash: string })[])[0];
+  const row = (
+    res.rows as (RoundRow & { cb_id?: string; cb_created_at?: Date; cb_updated_at?: Date; pair_server_seed: string; pair_server_seed_hash: string })[]
+  )[0];
   if (!row) return null;
   const round = roundFromRow(row);
-  const recorded = callback && row.cb_id !== undefined ? callbackRecorded({ ...callback, roundId: round.roundId }, { cb_id: row.cb_id, cb_created_at: row.cb_created_at!, cb_updated_at: row.cb_updated_at! }) : null;
+  const recorded =
+    callback && row.cb_id !== undefined
+      ? callbackRecorded({ ...callback, roundId: round.roundId }, { cb_id: row.cb_id, cb_created_at: row.cb_created_at!, cb_updated_at: row.cb_updated_at! })
+      : null;
   return { round, callback: recorded, serverSeed: row.pair_server_seed, serverSeedHash: row.pair_server_seed_hash };
 }
 
@@ -319,7 +345,15 @@ export async function storeDebitAndClose(db: Queryable, c: DebitConfirmedClose):
   const t = roundTables(db, c.roundId);
   const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance, t.callbacks);
   const values = [...head.values];
-  values.push(JSON.stringify(c.change.result), multiplierToColumn(c.change.multiplier4), c.change.payout.toString(), c.change.closeStatus, c.change.leaseUntil, c.roundId, ...roundAtValues(c.roundId));
+  values.push(
+    JSON.stringify(c.change.result),
+    multiplierToColumn(c.change.multiplier4),
+    c.change.payout.toString(),
+    c.change.closeStatus,
+    c.change.leaseUntil,
+    c.roundId,
+    ...roundAtValues(c.roundId),
+  );
   values.push(...callbackValues(c.credit));
   const sql = `WITH ${head.sql}, r AS (
       UPDATE ${t.rounds} SET status = 'credit_pending', result = ?::jsonb, multiplier = ?, payout = ?, close_status = ?, version = version + 1, lease_until = ?, updated_at = now()

@@ -18,15 +18,39 @@ import { queryInt } from '../../schemas.js';
 import { actorOf } from './actor.js';
 
 const params = z.object({ operatorId: operatorIdSchema });
-const rotateBody = z.object({ graceHours: z.number().int().min(0).max(24 * 30) }).strict();
-const historyQuery = z.object({ cursor: z.string().regex(/^[0-9]{1,18}$/).optional(), limit: queryInt(1, 200, 50) });
+const rotateBody = z
+  .object({
+    graceHours: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * 30),
+  })
+  .strict();
+const historyQuery = z.object({
+  cursor: z
+    .string()
+    .regex(/^[0-9]{1,18}$/)
+    .optional(),
+  limit: queryInt(1, 200, 50),
+});
 
 export function adminOperatorRoutes(app: AppInstance, s: Services): void {
   const deps: ProfileDeps = { db: s.db, operators: s.operators, production: s.config.production };
 
   app.put(
     '/api/admin/operators/:operatorId',
-    { config: { auth: 'staff', staff: { role: 'admin', scope: 'operator', allowNew: true } }, schema: { operationId: 'putOperator', summary: 'Create or replace an operator-currency profile', tags: ['admin'], response: { 200: adminOperatorAnswer, 201: adminOperatorAnswer }, params, body: operatorPutSchema } },
+    {
+      config: { auth: 'staff', staff: { role: 'admin', scope: 'operator', allowNew: true } },
+      schema: {
+        operationId: 'putOperator',
+        summary: 'Create or replace an operator-currency profile',
+        tags: ['admin'],
+        response: { 200: adminOperatorAnswer, 201: adminOperatorAnswer },
+        params,
+        body: operatorPutSchema,
+      },
+    },
     async (request, reply) => {
       const { operator, created } = await putProfile(deps, staffOf(request), actorOf(request), request.params.operatorId, request.body);
       return reply.status(created ? 201 : 200).send(adminOperatorView(operator));
@@ -35,7 +59,15 @@ export function adminOperatorRoutes(app: AppInstance, s: Services): void {
 
   app.get(
     '/api/admin/operators',
-    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } }, schema: { operationId: 'listOperators', summary: 'List operator profiles', tags: ['admin'], response: { 200: z.object({ operators: z.array(adminOperatorAnswer) }) } } },
+    {
+      config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } },
+      schema: {
+        operationId: 'listOperators',
+        summary: 'List operator profiles',
+        tags: ['admin'],
+        response: { 200: z.object({ operators: z.array(adminOperatorAnswer) }) },
+      },
+    },
     async (request) => {
       const visible = request.staffScope.operatorIds;
       return { operators: (await s.operators.list(s.db)).filter((o) => visible === null || visible.includes(o.operatorId)).map(adminOperatorView) };
@@ -44,7 +76,10 @@ export function adminOperatorRoutes(app: AppInstance, s: Services): void {
 
   app.get(
     '/api/admin/operators/:operatorId',
-    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'operator' } }, schema: { operationId: 'getOperator', summary: 'One operator profile', tags: ['admin'], response: { 200: adminOperatorAnswer }, params } },
+    {
+      config: { auth: 'staff', staff: { role: 'viewer', scope: 'operator' } },
+      schema: { operationId: 'getOperator', summary: 'One operator profile', tags: ['admin'], response: { 200: adminOperatorAnswer }, params },
+    },
     async (request) => {
       const op = await s.operators.get(s.db, request.params.operatorId);
       if (!op) throw new AppError('NOT_FOUND', 'no such operator');
@@ -56,7 +91,14 @@ export function adminOperatorRoutes(app: AppInstance, s: Services): void {
     '/api/admin/operators/:operatorId',
     {
       config: { auth: 'staff', staff: { role: 'admin', scope: 'operator', allowNew: true } },
-      schema: { operationId: 'createOperator', summary: 'Create a profile; its shared secret is generated and shown once', tags: ['admin'], response: { 201: createdOperatorAnswer }, params, body: operatorCreateSchema },
+      schema: {
+        operationId: 'createOperator',
+        summary: 'Create a profile; its shared secret is generated and shown once',
+        tags: ['admin'],
+        response: { 201: createdOperatorAnswer },
+        params,
+        body: operatorCreateSchema,
+      },
     },
     async (request, reply) => {
       const { operator, sharedSecret } = await createProfile(deps, staffOf(request), actorOf(request), request.params.operatorId, request.body);
@@ -66,7 +108,17 @@ export function adminOperatorRoutes(app: AppInstance, s: Services): void {
 
   app.patch(
     '/api/admin/operators/:operatorId',
-    { config: { auth: 'staff', staff: { role: 'admin', scope: 'operator' } }, schema: { operationId: 'editOperator', summary: 'Edit a profile (any field but the secret; enable or disable)', tags: ['admin'], response: { 200: adminOperatorAnswer }, params, body: operatorEditSchema } },
+    {
+      config: { auth: 'staff', staff: { role: 'admin', scope: 'operator' } },
+      schema: {
+        operationId: 'editOperator',
+        summary: 'Edit a profile (any field but the secret; enable or disable)',
+        tags: ['admin'],
+        response: { 200: adminOperatorAnswer },
+        params,
+        body: operatorEditSchema,
+      },
+    },
     async (request) => adminOperatorView(await editProfile(deps, staffOf(request), actorOf(request), request.params.operatorId, request.body)),
   );
 
@@ -88,7 +140,17 @@ export function adminOperatorRoutes(app: AppInstance, s: Services): void {
 
   app.get(
     '/api/admin/operators/:operatorId/history',
-    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'operator' } }, schema: { operationId: 'operatorHistory', summary: 'The config-change audit of a profile, newest first', tags: ['admin'], response: { 200: auditAnswer }, params, querystring: historyQuery } },
+    {
+      config: { auth: 'staff', staff: { role: 'viewer', scope: 'operator' } },
+      schema: {
+        operationId: 'operatorHistory',
+        summary: 'The config-change audit of a profile, newest first',
+        tags: ['admin'],
+        response: { 200: auditAnswer },
+        params,
+        querystring: historyQuery,
+      },
+    },
     async (request) => listChanges(s.db, { operatorId: request.params.operatorId, cursor: request.query.cursor, limit: request.query.limit }),
   );
 }

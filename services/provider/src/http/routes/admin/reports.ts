@@ -20,11 +20,24 @@ const filters = {
   from: queryTime.optional(),
   to: queryTime.optional(),
   /** `true`: only free-bet rounds' callbacks; `false`: only paid ones (docs/free-bets.md) */
-  freeBet: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
+  freeBet: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true')),
   /** `true`: the promo credits instead of the rounds' callbacks (docs/promotions.md "Reconciling") */
-  promo: z.enum(['true', 'false']).optional().transform((v) => v === 'true'),
+  promo: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
 };
-const rowsQuery = z.object({ ...filters, cursor: z.string().regex(/^[0-9]{1,18}$/, 'must be a cursor this route answered').optional(), limit: queryInt(1, 500, 100) });
+const rowsQuery = z.object({
+  ...filters,
+  cursor: z
+    .string()
+    .regex(/^[0-9]{1,18}$/, 'must be a cursor this route answered')
+    .optional(),
+  limit: queryInt(1, 500, 100),
+});
 const csvQuery = z.object(filters);
 const totalsQuery = z.object({ operatorId: operatorIdText.optional(), from: queryTime.optional(), to: queryTime.optional() });
 const dashboardQuery = z.object({ operatorId: operatorIdText.optional(), from: queryTime, to: queryTime });
@@ -34,13 +47,31 @@ const MAX_DASHBOARD_DAYS = 92;
 export function adminReportRoutes(app: AppInstance, s: Services): void {
   app.get(
     '/api/admin/reconciliation',
-    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } }, schema: { operationId: 'adminReconciliation', summary: 'Reconciliation rows with filters', tags: ['admin'], querystring: rowsQuery, response: { 200: reconciliationAnswer } } },
+    {
+      config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } },
+      schema: {
+        operationId: 'adminReconciliation',
+        summary: 'Reconciliation rows with filters',
+        tags: ['admin'],
+        querystring: rowsQuery,
+        response: { 200: reconciliationAnswer },
+      },
+    },
     async (request) => reconciliationRows(s.db, { ...request.query, operatorIds: request.staffScope.operatorIds }),
   );
 
   app.get(
     '/api/admin/reconciliation/totals',
-    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } }, schema: { operationId: 'reconciliationTotals', summary: 'Paid stakes, payouts, rollbacks and GGR, free-bet payouts and promo credits per operator, currency and UTC day', tags: ['admin'], querystring: totalsQuery, response: { 200: totalsAnswer } } },
+    {
+      config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } },
+      schema: {
+        operationId: 'reconciliationTotals',
+        summary: 'Paid stakes, payouts, rollbacks and GGR, free-bet payouts and promo credits per operator, currency and UTC day',
+        tags: ['admin'],
+        querystring: totalsQuery,
+        response: { 200: totalsAnswer },
+      },
+    },
     async (request) => reconciliationTotals(s.db, { ...request.query, operatorIds: request.staffScope.operatorIds }),
   );
 
@@ -48,7 +79,13 @@ export function adminReportRoutes(app: AppInstance, s: Services): void {
     '/api/admin/reconciliation.csv',
     {
       config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } },
-      schema: { operationId: 'reconciliationCsv', summary: 'The filtered reconciliation rows as CSV, streamed (text/csv)', tags: ['admin'], querystring: csvQuery, response: { 200: z.string().meta({ description: 'text/csv' }) } },
+      schema: {
+        operationId: 'reconciliationCsv',
+        summary: 'The filtered reconciliation rows as CSV, streamed (text/csv)',
+        tags: ['admin'],
+        querystring: csvQuery,
+        response: { 200: z.string().meta({ description: 'text/csv' }) },
+      },
     },
     async (request, reply) => {
       const stream = Readable.from(reconciliationCsv(s.db, { ...request.query, operatorIds: request.staffScope.operatorIds }));
@@ -63,11 +100,21 @@ export function adminReportRoutes(app: AppInstance, s: Services): void {
 
   app.get(
     '/api/admin/dashboard',
-    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } }, schema: { operationId: 'adminDashboard', summary: 'Bets per minute, GGR, pending retries, callback health, measured and design RTP over a time range', tags: ['admin'], querystring: dashboardQuery, response: { 200: dashboardAnswer } } },
+    {
+      config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } },
+      schema: {
+        operationId: 'adminDashboard',
+        summary: 'Bets per minute, GGR, pending retries, callback health, measured and design RTP over a time range',
+        tags: ['admin'],
+        querystring: dashboardQuery,
+        response: { 200: dashboardAnswer },
+      },
+    },
     async (request) => {
       const { from, to } = request.query;
       if (Date.parse(to) <= Date.parse(from)) throw new AppError('VALIDATION_ERROR', '`to` must be after `from`');
-      if (Date.parse(to) - Date.parse(from) > MAX_DASHBOARD_DAYS * 86_400_000) throw new AppError('VALIDATION_ERROR', `the range may span at most ${MAX_DASHBOARD_DAYS} days`);
+      if (Date.parse(to) - Date.parse(from) > MAX_DASHBOARD_DAYS * 86_400_000)
+        throw new AppError('VALIDATION_ERROR', `the range may span at most ${MAX_DASHBOARD_DAYS} days`);
       return dashboard(s.db, { operatorIds: request.staffScope.operatorIds, from, to });
     },
   );

@@ -46,7 +46,16 @@ function decodeCursor(cursor: string): { createdAt: string; roundId: string } {
 export function adminRoundRoutes(app: AppInstance, s: Services): void {
   app.get(
     '/api/admin/rounds',
-    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } }, schema: { operationId: 'searchRounds', summary: 'Search rounds, newest first (cursor pagination)', tags: ['admin'], querystring: query, response: { 200: roundListAnswer } } },
+    {
+      config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } },
+      schema: {
+        operationId: 'searchRounds',
+        summary: 'Search rounds, newest first (cursor pagination)',
+        tags: ['admin'],
+        querystring: query,
+        response: { 200: roundListAnswer },
+      },
+    },
     async (request) => {
       const q = request.query;
       const rows = await searchRounds(s.db, { ...q, operatorIds: request.staffScope.operatorIds, after: q.cursor ? decodeCursor(q.cursor) : undefined });
@@ -72,7 +81,16 @@ export function adminRoundRoutes(app: AppInstance, s: Services): void {
 
   app.get(
     '/api/admin/rounds/:roundId',
-    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'round' } }, schema: { operationId: 'adminRound', summary: 'A round with its result, fairness proof and casino callback trail', tags: ['admin'], params: roundIdParams, response: { 200: adminRoundAnswer } } },
+    {
+      config: { auth: 'staff', staff: { role: 'viewer', scope: 'round' } },
+      schema: {
+        operationId: 'adminRound',
+        summary: 'A round with its result, fairness proof and casino callback trail',
+        tags: ['admin'],
+        params: roundIdParams,
+        response: { 200: adminRoundAnswer },
+      },
+    },
     async (request) => {
       const round = await getRound(s.db, request.params.roundId);
       if (!round) throw new AppError('ROUND_NOT_FOUND', 'no round with this id');
@@ -87,7 +105,16 @@ export function adminRoundRoutes(app: AppInstance, s: Services): void {
 
   app.get(
     '/api/admin/pending',
-    { config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } }, schema: { operationId: 'pendingRounds', summary: 'Credits and rollbacks waiting for the casino, oldest first', tags: ['admin'], querystring: z.object({ operatorId: operatorIdText.optional(), limit: queryInt(1, 500, 100) }), response: { 200: pendingAnswer } } },
+    {
+      config: { auth: 'staff', staff: { role: 'viewer', scope: 'list' } },
+      schema: {
+        operationId: 'pendingRounds',
+        summary: 'Credits and rollbacks waiting for the casino, oldest first',
+        tags: ['admin'],
+        querystring: z.object({ operatorId: operatorIdText.optional(), limit: queryInt(1, 500, 100) }),
+        response: { 200: pendingAnswer },
+      },
+    },
     async (request) => ({
       rounds: (await pendingRounds(s.db, request.staffScope.operatorIds, request.query.limit)).map((r) => ({
         roundId: r.roundId,
@@ -104,7 +131,16 @@ export function adminRoundRoutes(app: AppInstance, s: Services): void {
 
   app.post(
     '/api/admin/rounds/:roundId/retry',
-    { config: { auth: 'staff', staff: { role: 'admin', scope: 'round' } }, schema: { operationId: 'retryRound', summary: 'Retry a pending credit or rollback now (the cron route’s job, for this round)', tags: ['admin'], params: roundIdParams, response: { 200: retrySummaryAnswer } } },
+    {
+      config: { auth: 'staff', staff: { role: 'admin', scope: 'round' } },
+      schema: {
+        operationId: 'retryRound',
+        summary: 'Retry a pending credit or rollback now (the cron route’s job, for this round)',
+        tags: ['admin'],
+        params: roundIdParams,
+        response: { 200: retrySummaryAnswer },
+      },
+    },
     async (request) => retryRoundNow(s.money, actorOf(request), request.params.roundId),
   );
 }
