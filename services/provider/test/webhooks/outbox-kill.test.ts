@@ -4,20 +4,16 @@
  * SIGKILL before its dispatcher delivered anything. A new process delivers the event; the receiver
  * gets that event id exactly once, signed with the operator's secret, and the delivery is logged.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { startReferenceCasino, type ReferenceCasino } from '@gp/reference-casino';
 import knexPkg, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, CRON_SECRET, createTestDatabase, SECRET_KEY } from '../helpers/app.js';
+import { ADMIN_TOKEN, CRON_SECRET, createTestDatabase } from '../helpers/app.js';
+import { httpCall, startServerProcess } from '../helpers/server-process.js';
 import { secretOf } from '../helpers/casino.js';
-import { REDIS_URL } from '../helpers/env.js';
 import { startReceiver, type Receiver } from './helpers.js';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OP = 'op-hook-kill';
 
 let casino: ReferenceCasino;
@@ -40,50 +36,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** Starts the server on a free port; answers its base URL once it listens. */
-async function startServer(env: Record<string, string>): Promise<{ base: string; child: ChildProcess }> {
-  const server = path.join(root, 'dist', 'server.js');
-  if (!existsSync(server)) throw new Error('dist/server.js is missing: run npm run build');
-  const child = spawn(process.execPath, [server], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH ?? '',
-      NODE_ENV: 'development',
-      PORT: '0',
-      METRICS_PORT: '0',
-      DATABASE_URL: database.url,
-      REDIS_URL,
-      ADMIN_TOKEN,
-      CRON_SECRET,
-      SECRET_KEY,
-      LOG_LEVEL: 'warn',
-      WALLET_RETRY_SCHEDULER: 'off',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const m = /listening on (http:\/\/[^\s]+)/.exec(output);
-    if (m) return { base: m[1]!, child };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not start: ${output}`);
-    await sleep(50);
-  }
-}
-
-const call = async (base: string, method: string, url: string, body?: unknown, headers: Record<string, string> = {}) => {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown>, text };
-};
+const startServer = (env: Record<string, string>) => startServerProcess(database.url, env, children);
+const call = httpCall;
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
 describe('the outbox survives a SIGKILL between the commit and the delivery', () => {
