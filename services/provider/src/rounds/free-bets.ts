@@ -132,6 +132,14 @@ export async function createCampaign(deps: MoneyDeps, caller: CampaignCaller, in
     );
   }
   const playerRefs = input.playerRefs ?? [];
+  const funded = amount * BigInt(input.betsPerPlayer) * BigInt(new Set(playerRefs).size);
+  if (budget !== null && funded > budget) {
+    // at creation the request itself is wrong (nothing was granted yet): a validation error, not "exhausted"
+    throw new AppError(
+      'VALIDATION_ERROR',
+      `budget funds ${(budget / (amount * BigInt(input.betsPerPlayer))).toString()} player(s), not the ${new Set(playerRefs).size} named`,
+    );
+  }
   const campaignId = randomUUID();
   await deps.db.transaction(async (tx) => {
     await insertCampaign(tx, {

@@ -48,6 +48,12 @@ describe('a free-bet campaign with a budget', () => {
     const res = await create({ betsPerPlayer: 3, budget: 2.5 });
     expect(res.status, res.text).toBe(400);
     expect(res.body.code).toBe('VALIDATION_ERROR');
+    // more players named at creation than the budget funds: refused as a whole, no campaign made
+    const over = await create({ name: 'Too many', betsPerPlayer: 2, budget: 5, playerRefs: ['v-1', 'v-2', 'v-3'] });
+    expect(over.status, over.text).toBe(400);
+    expect(over.body).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(over.body.message).toMatch(/funds 2 player/);
+    expect(await w.t.services.db('free_bet_campaigns').where({ name: 'Too many' })).toEqual([]);
   });
 
   it('grants while the budget funds the players, refuses the rest with nothing granted, and tells the receiver once', async () => {
