@@ -58,6 +58,8 @@ interface Reach {
   left: number;
   right: number;
   hit: boolean;
+  /** what a click at the centre reaches (for the failure's message) */
+  at: string;
 }
 
 /** Where `selector` is in the casino page's viewport, and whether a click at its centre reaches it. */
@@ -65,15 +67,20 @@ async function reach(page: Page, frame: Frame, selector: string): Promise<Reach>
   const inner = await frame
     .locator(selector)
     .first()
-    .evaluate((el) => {
+    .evaluate(async (el) => {
+      // what the player sees is the next painted frame: FitStage rescales the stage in a
+      // ResizeObserver, which runs in the frame's rendering step, not in the task that changed the
+      // DOM; a measure taken between the two saw the old scale (CI, 768×1024: tile 24 "clipped")
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
       const r = el.getBoundingClientRect();
       const hitEl = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-      return { x: r.x, y: r.y, w: r.width, h: r.height, hit: hitEl === el || el.contains(hitEl), vw: innerWidth, vh: innerHeight };
+      const what = hitEl ? `${hitEl.tagName.toLowerCase()}.${[...hitEl.classList].join('.')}[${hitEl.getAttribute('data-testid') ?? ''}]` : 'nothing';
+      return { x: r.x, y: r.y, w: r.width, h: r.height, hit: hitEl === el || el.contains(hitEl), at: what, vw: innerWidth, vh: innerHeight };
     });
   const f = await page.locator('#game').evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect);
   // inside the frame's own viewport too (a fill=1 frame does not scroll)
   const inFrame = inner.x >= 0 && inner.y >= 0 && inner.x + inner.w <= inner.vw + 0.5 && inner.y + inner.h <= inner.vh + 0.5;
-  return { top: f.y + inner.y, bottom: f.y + inner.y + inner.h, left: f.x + inner.x, right: f.x + inner.x + inner.w, hit: inner.hit && inFrame };
+  return { top: f.y + inner.y, bottom: f.y + inner.y + inner.h, left: f.x + inner.x, right: f.x + inner.x + inner.w, hit: inner.hit && inFrame, at: inner.at };
 }
 
 async function expectReachable(page: Page, frame: Frame, selector: string, what: string, mayScroll: boolean) {
