@@ -26,6 +26,7 @@ export const SLOTS = {
   soak: { port: 80, redis: 4 },
   noisy: { port: 100, redis: 5 },
   noisyTest: { port: 120, redis: 6 },
+  bigTest: { port: 140, redis: 7 },
 } as const;
 export type Slot = keyof typeof SLOTS;
 
