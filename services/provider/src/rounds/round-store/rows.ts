@@ -301,7 +301,12 @@ export function callbackRecorded(c: NewCallback, row: { cb_id: string | number; 
   };
 }
 
-/** `UPDATE wallet_callbacks` storing an attempt's result (a final callback stays as it is) + the balance upsert, as two CTEs. */
+/**
+ * `UPDATE wallet_callbacks` storing an attempt's result (a final callback stays as it is) + the
+ * player's balance, as CTEs: the known player's row updated in place, else inserted (ON CONFLICT for
+ * a concurrent first answer). Not an upsert alone: `INSERT … ON CONFLICT DO UPDATE` locks the row it
+ * updates, one more WAL record per answer (docs/performance.md "Issue 25: PostgreSQL writes per bet").
+ */
 export function resultCtes(
   callback: { id: string; roundId: string },
   r: CallbackResult,
@@ -311,8 +316,10 @@ export function resultCtes(
   const sql = `cb AS (
       UPDATE ${table} SET callback_status = ?, attempt_count = attempt_count + ?, status_code = ?, response_body = ?, error_code = ?, error_message = ?, casino_transaction_id = ?, updated_at = now()
       WHERE id = ? AND ${roundAt('round_created_at')} AND callback_status = 'pending' RETURNING id
+    ), bal_known AS (
+      UPDATE player_balances SET currency = ?, balance = ?, reported_at = now() WHERE operator_id = ? AND player_ref = ? AND ?::boolean RETURNING 1
     ), bal AS (
-      INSERT INTO player_balances (operator_id, player_ref, currency, balance, reported_at) SELECT ?, ?, ?, ?, now() WHERE ?::boolean
+      INSERT INTO player_balances (operator_id, player_ref, currency, balance, reported_at) SELECT ?, ?, ?, ?, now() WHERE ?::boolean AND NOT EXISTS (SELECT 1 FROM bal_known)
       ON CONFLICT (operator_id, player_ref) DO UPDATE SET currency = EXCLUDED.currency, balance = EXCLUDED.balance, reported_at = EXCLUDED.reported_at
     )`;
   const values: unknown[] = [
@@ -326,6 +333,13 @@ export function resultCtes(
     callback.id,
     ...roundAtValues(callback.roundId),
   ];
-  values.push(balance?.operatorId ?? '', balance?.playerRef ?? '', balance?.currency ?? 'USD', (balance?.balance ?? 0n).toString(), balance !== null);
+  const b = {
+    op: balance?.operatorId ?? '',
+    player: balance?.playerRef ?? '',
+    currency: balance?.currency ?? 'USD',
+    amount: (balance?.balance ?? 0n).toString(),
+  };
+  values.push(b.currency, b.amount, b.op, b.player, balance !== null);
+  values.push(b.op, b.player, b.currency, b.amount, balance !== null);
   return { sql, values };
 }
