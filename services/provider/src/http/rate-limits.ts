@@ -10,6 +10,9 @@
  *   ip       session creation, sandbox launch, verify: per client IP; RATE_LIMIT_IP_PER_MIN.
  *   login    staff login: per client IP; RATE_LIMIT_LOGIN_PER_MIN.
  *
+ * The session policy's counts are leased by each pod in small blocks (rate-limit-store.ts): no
+ * Redis round trip for most requests, and still never more than the limit across pods.
+ *
  * Past the limit: 429 `RATE_LIMITED` in the error envelope (CONTRACT.md §2) with `Retry-After`
  * (seconds until the window ends). Fixed windows of one minute. A Redis failure lets the request
  * through (the limit protects capacity; money safety never depends on it). Failed authentication
@@ -21,6 +24,7 @@ import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { KeyValueStore } from '../infra/kv.js';
+import { redisRateLimitStore } from './rate-limit-store.js';
 
 export const RATE_LIMIT_POLICIES = ['session', 'ip', 'login'] as const;
 export type RateLimitPolicy = (typeof RATE_LIMIT_POLICIES)[number];
@@ -45,7 +49,7 @@ function sessionKey(request: FastifyRequest): string {
 function policyOptions(policy: RateLimitPolicy, config: Config) {
   switch (policy) {
     case 'session':
-      return { max: config.rateLimits.sessionPerMinute, timeWindow: WINDOW_MS, hook: 'preHandler' as const, keyGenerator: sessionKey };
+      return { max: config.rateLimits.sessionPerMinute, timeWindow: WINDOW_MS, hook: 'preHandler' as const, keyGenerator: sessionKey, leased: true };
     case 'ip':
       return { max: config.rateLimits.ipPerMinute, timeWindow: WINDOW_MS };
     case 'login':
@@ -66,7 +70,7 @@ export async function registerRateLimits(app: FastifyInstance, deps: { config: C
   });
   await app.register(rateLimit, {
     global: false,
-    ...(deps.kv.redis ? { redis: deps.kv.redis, nameSpace: `${deps.config.redisKeyPrefix}rl:` } : {}),
+    ...(deps.kv.redis ? { store: redisRateLimitStore(deps.kv.redis, `${deps.config.redisKeyPrefix}rl:`) } : {}),
     skipOnError: true,
     errorResponseBuilder: (_request, context) => new AppError('RATE_LIMITED', `too many requests; retry in ${context.after}`),
   });
