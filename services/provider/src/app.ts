@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import { AppError } from './errors.js';
 import { CSRF_COOKIE, registerAuthentication } from './http/authentication.js';
 import { frameworkErrors, registerErrorHandler } from './http/error-handler.js';
-import { AccessLog, registerAnswerHeaders, registerRequestMetrics, registerRequestTracing, requestId } from './http/observability.js';
+import { AccessLog, registerAnswerHeaders, registerRequestMetrics, registerRequestTracing, requestId, requestLoggerFactory } from './http/observability.js';
 import { runWithRequest } from './infra/request-context.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limits.js';
@@ -97,6 +97,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bodyLimit: MAX_BODY_BYTES,
     logController: accessLog,
     genReqId: requestId,
+    childLoggerFactory: requestLoggerFactory(),
     // A hop count trusts that many proxies in front (Fastify's own reading of a number).
     trustProxy: typeof config.trustProxy === 'number' ? (_address: string, hop: number) => hop < (config.trustProxy as number) : config.trustProxy,
     routerOptions: { maxParamLength: 500, ignoreTrailingSlash: true },

@@ -7,7 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
-import { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
+import {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyServerOptions,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type RouteOptions,
+} from 'fastify';
 import type { Metrics } from '../infra/metrics.js';
 import { noteRequest, requestLogFields, runWithRequest } from '../infra/request-context.js';
 import { activeTracer } from '../infra/tracing.js';
@@ -85,6 +93,39 @@ function accessLogFields(request: FastifyRequest): Record<string, string> {
     .find((v): v is string => typeof v === 'string' && v.length <= 200);
   if (named) noteRequest({ operatorId: named }, request);
   return requestLogFields(request);
+}
+
+/** A symbol of pino's, found on the logger by its description (pino exports it as `pino.symbols`, a dependency of Fastify, not ours). */
+function pinoSymbol(logger: object, description: string): symbol | null {
+  for (let o: object | null = logger; o !== null; o = Object.getPrototypeOf(o) as object | null) {
+    const found = Object.getOwnPropertySymbols(o).find((sym) => sym.description === description);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * Fastify's `childLoggerFactory`: the logger of each request, bound to its request id. Pino's
+ * `child({ reqId })` passes the binding through the redaction (≈ 60 wildcard paths: 6 µs and
+ * 11 KiB of garbage a request, measured for issue 25) although a request id is never secret
+ * (a plain token or a UUID, `requestId` below) and `reqId` is no secret field: so the child is
+ * made without bindings and given the same `,"reqId":"…"` text pino would have written.
+ * Everything the request then logs through it is redacted as before. Any other binding or
+ * option (a route's log level) takes pino's own path.
+ */
+export function requestLoggerFactory(): NonNullable<FastifyServerOptions['childLoggerFactory']> {
+  let chindings: symbol | null | undefined;
+  return function childLogger(logger, bindings: Record<string, unknown>, opts) {
+    chindings ??= pinoSymbol(logger, 'pino.chindings');
+    const keys = Object.keys(bindings);
+    const value = bindings.reqId;
+    if (chindings === null || keys.length !== 1 || keys[0] !== 'reqId' || typeof value !== 'string' || Object.keys(opts).length > 0) {
+      return logger.child(bindings, opts);
+    }
+    const child = logger.child({}) as FastifyBaseLogger & Record<symbol, string>;
+    child[chindings] = `${(logger as unknown as Record<symbol, string>)[chindings]},"reqId":${JSON.stringify(value)}`;
+    return child;
+  };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
