@@ -6,6 +6,7 @@
 import knexPkg, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRoundId } from '../../src/infra/random.js';
+import { roundSearchSql } from '../../src/rounds/round-store/reports.js';
 import { roundAt, roundAtValues } from '../../src/rounds/round-store/rows.js';
 import { createTestDatabase } from '../helpers/app.js';
 
@@ -98,6 +99,17 @@ async function partitionsRead(sql: string, bindings: readonly Knex.Value[], anal
   return [...new Set(names)].sort();
 }
 
+/** The plan of a statement, as text. */
+async function planOf(s: { sql: string; bindings: readonly Knex.Value[] }, settings: string[] = []): Promise<string> {
+  const res = await db.transaction(async (tx): Promise<{ rows: { 'QUERY PLAN': string }[] }> => {
+    for (const x of settings) await tx.raw(`SET LOCAL ${x}`);
+    return (await tx.raw(`EXPLAIN (COSTS OFF) ${s.sql}`, s.bindings)) as { rows: { 'QUERY PLAN': string }[] };
+  });
+  const text = res.rows.map((r) => r['QUERY PLAN']).join('\n');
+  if (process.env.SHOW_PLANS) console.log(text);
+  return text;
+}
+
 const month = (d: Date) => `${d.getUTCFullYear()}_${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 
 describe('monthly partitions of rounds and wallet callbacks', () => {
@@ -146,10 +158,19 @@ describe('monthly partitions of rounds and wallet callbacks', () => {
   it("the console's round search by player over a time range reads the months in the range", async () => {
     const from = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
     const to = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString();
-    const sql = `SELECT * FROM rounds WHERE operator_id IN (?) AND player_ref = ? AND created_at >= ? AND created_at < ? ORDER BY created_at DESC, round_id DESC LIMIT 51`;
-    const read = await partitionsRead(sql, ['op', 'p', from, to]);
-    expect(read).toContain(`rounds_${month(now)}`);
-    expect(read).not.toContain(`rounds_${month(nextMonth)}`);
+    // the statement searchRounds runs: per operator (the caller's profiles, or every operator), merged
+    for (const operatorIds of [['op'], null]) {
+      const s = roundSearchSql(db, { operatorIds, playerRef: 'p', from, to, limit: 50 });
+      const read = await partitionsRead(s.sql, s.bindings);
+      expect(read).toContain(`rounds_${month(now)}`);
+      expect(read).not.toContain(`rounds_${month(nextMonth)}`);
+      // and without a range: every month, each operator's newest first from its own index
+      const plan = await planOf(roundSearchSql(db, { operatorIds, limit: 50 }), ['enable_seqscan = off']);
+      expect(plan).toMatch(/Index Scan using rounds_\d{4}_\d{2}_operator_id_created_at_round_id_idx/);
+      // the one sort is the merge of the operators' pages (at most limit + 1 rows each); each page is read in index order
+      expect(plan.match(/Sort Key/g)).toHaveLength(1);
+      expect(plan).toMatch(/-> {2}Limit\n\s+-> {2}(Merge )?Append\n\s+-> {2}Index Scan/);
+    }
     // and without a range it still answers across every month (newest first)
     const all = await db.raw(`SELECT round_id FROM rounds WHERE operator_id = 'op' AND player_ref = 'p' ORDER BY created_at DESC, round_id DESC`);
     expect(all.rows.length).toBeGreaterThanOrEqual(2);

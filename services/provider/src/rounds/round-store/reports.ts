@@ -25,23 +25,42 @@ export interface RoundSearch {
   limit: number;
 }
 
-/** One page of rounds, newest first; `limit + 1` rows are read to know whether another page follows. */
+/**
+ * One page of rounds, newest first; `limit + 1` rows are read to know whether another page follows.
+ * Read per operator (the caller's profiles, or every operator): each operator's newest rows come in
+ * order from its own index, (operator, created_at DESC, round_id DESC) or, with a player, (operator,
+ * player, created_at DESC, round_id DESC), and the pages are merged. A round is written into no
+ * index across operators (migration 20261128181000: two fewer index entries per round inserted).
+ */
 export async function searchRounds(db: Queryable, q: RoundSearch): Promise<Round[]> {
-  const query = db<RoundRow>('rounds')
+  const s = roundSearchSql(db, q);
+  const res = (await db.raw(s.sql, s.bindings)) as { rows: RoundRow[] };
+  return res.rows.map(roundFromRow);
+}
+
+/** The statement of `searchRounds` (test/store/partitions.test.ts EXPLAINs it). */
+export function roundSearchSql(db: Queryable, q: RoundSearch): { sql: string; bindings: Knex.Value[] } {
+  const limit = q.limit + 1;
+  const one = db<RoundRow>('rounds')
+    .whereRaw('operator_id = o.operator_id')
     .orderBy([
       { column: 'created_at', order: 'desc' },
       { column: 'round_id', order: 'desc' },
     ])
-    .limit(q.limit + 1);
-  if (q.roundId) query.where('round_id', q.roundId);
-  if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
-  if (q.playerRef) query.where('player_ref', q.playerRef);
-  if (q.gameType) query.where('game_type', q.gameType);
-  if (q.status) query.where('status', q.status);
-  if (q.from) query.where('created_at', '>=', q.from);
-  if (q.to) query.where('created_at', '<', q.to);
-  if (q.after) query.whereRaw('(created_at, round_id) < (?::timestamptz, ?)', [q.after.createdAt, q.after.roundId]);
-  return (await query).map(roundFromRow);
+    .limit(limit);
+  if (q.roundId) one.where('round_id', q.roundId);
+  if (q.playerRef) one.where('player_ref', q.playerRef);
+  if (q.gameType) one.where('game_type', q.gameType);
+  if (q.status) one.where('status', q.status);
+  if (q.from) one.where('created_at', '>=', q.from);
+  if (q.to) one.where('created_at', '<', q.to);
+  if (q.after) one.whereRaw('(created_at, round_id) < (?::timestamptz, ?)', [q.after.createdAt, q.after.roundId]);
+  const inner = one.toSQL();
+  const operators = q.operatorIds ? `ARRAY[${q.operatorIds.map(() => '?').join(', ')}]::text[]` : 'ARRAY(SELECT operator_id FROM operators)';
+  return {
+    sql: `SELECT r.* FROM unnest(${operators}) AS o(operator_id) CROSS JOIN LATERAL (${inner.sql}) r ORDER BY r.created_at DESC, r.round_id DESC LIMIT ?`,
+    bindings: [...(q.operatorIds ?? []), ...(inner.bindings as Knex.Value[]), limit],
+  };
 }
 
 export interface FigureRange {
@@ -53,6 +72,13 @@ export interface FigureRange {
 }
 
 const scoped = (q: Knex.QueryBuilder, column: string, operatorIds: string[] | null) => (operatorIds ? q.whereIn(column, operatorIds) : q);
+/**
+ * `scoped` for a figure over a time range of rounds: every operator is named when the caller sees
+ * all, so the range is read from the (operator, created_at) index of each (rounds has no index on
+ * created_at alone since migration 20261128181000).
+ */
+const ranged = (q: Knex.QueryBuilder, column: string, operatorIds: string[] | null) =>
+  operatorIds ? q.whereIn(column, operatorIds) : q.whereRaw(`${column} = ANY(ARRAY(SELECT operator_id FROM operators))`);
 
 /** Rounds opened per time bucket. */
 export async function roundsPerBucket(db: Queryable, r: FigureRange): Promise<{ t: string; rounds: number }[]> {
@@ -63,7 +89,7 @@ export async function roundsPerBucket(db: Queryable, r: FigureRange): Promise<{ 
     .where('created_at', '<', r.to)
     .groupByRaw('1')
     .orderByRaw('1');
-  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as { t: Date | string; n: string | number }[];
+  const rows = (await ranged(q, 'operator_id', r.operatorIds)) as { t: Date | string; n: string | number }[];
   return rows.map((x) => ({ t: toIso(x.t), rounds: Number(x.n) }));
 }
 
@@ -139,7 +165,7 @@ export async function returnPerGame(
     .where('created_at', '<', r.to)
     .groupBy('game_type', 'currency')
     .orderBy(['game_type', 'currency']);
-  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as {
+  const rows = (await ranged(q, 'operator_id', r.operatorIds)) as {
     game_type: GameType;
     currency: CurrencyCode;
     n: string | number;
