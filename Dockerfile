@@ -58,4 +58,8 @@ EXPOSE 3000 9464
 # child process to reap.
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=30s --timeout=3s --start-period=30s CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "services/provider/dist/server.js"]
+# The V8 heap's sizing (issue 25, docs/performance.md "Issue 25: memory under load"): 16 MiB
+# semi-spaces, and the old generation grown by 1.5x its live size after a major GC (V8's own
+# factor reached 3-4x: peak RSS under load 260-280 MiB; with these 135-170). The chart, k8s/ and
+# the bench run the same command (charts/test/node-flags.test.ts).
+CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=50", "services/provider/dist/server.js"]

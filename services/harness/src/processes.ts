@@ -5,7 +5,7 @@
  * it exits. Each child's stdout and stderr go straight to a log file (no pipe through us).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,6 +17,38 @@ export const REPO_ROOT = path.resolve(here, '../../..');
 export const PROVIDER_ENTRY = path.join(REPO_ROOT, 'services/provider/dist/server.js');
 export const CASINO_ENTRY = path.join(REPO_ROOT, 'services/reference-casino/dist/cli.js');
 export const PIPELINE_ENTRY = path.join(REPO_ROOT, 'services/harness/dist/pipeline.js');
+
+/**
+ * The node flags of the API process (issue 25: V8's heap sizing is most of its peak RSS). As the
+ * image runs it (the Dockerfile's `CMD ["node", <flags>, "services/provider/dist/server.js"]`; the
+ * chart and k8s/ run the same, charts/test checks it): the bench's loaded providers.
+ * GP_PROVIDER_NODE_ARGS (space-separated) replaces them for an A/B run.
+ */
+export function imageNodeArgs(dockerfile: string): string[] {
+  const cmd = dockerfile
+    .split('\n')
+    .filter((l) => l.startsWith('CMD '))
+    .at(-1);
+  const argv = cmd ? (JSON.parse(cmd.slice(4)) as string[]) : [];
+  if (argv[0] !== 'node' || argv.at(-1) !== 'services/provider/dist/server.js')
+    throw new Error(`the Dockerfile's CMD does not run node … services/provider/dist/server.js: ${cmd}`);
+  return argv.slice(1, -1);
+}
+
+/** As `npm start` runs it (the root package.json: `… && node <flags> services/provider/dist/server.js`): the first start on the embedded default. */
+export function startScriptNodeArgs(startScript: string): string[] {
+  const m = /(?:^|&&\s*)node((?:\s+--[^\s]+)*)\s+services\/provider\/dist\/server\.js\s*$/.exec(startScript);
+  if (!m) throw new Error(`the start script does not run node … services/provider/dist/server.js: ${startScript}`);
+  return m[1]!.trim().split(/\s+/).filter(Boolean);
+}
+
+export const PROVIDER_NODE_ARGS: string[] =
+  process.env.GP_PROVIDER_NODE_ARGS !== undefined
+    ? process.env.GP_PROVIDER_NODE_ARGS.split(/\s+/).filter(Boolean)
+    : imageNodeArgs(readFileSync(path.join(REPO_ROOT, 'Dockerfile'), 'utf8'));
+export const NPM_START_NODE_ARGS: string[] = startScriptNodeArgs(
+  (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start,
+);
 
 /* ------------------------------------------------------------------ the child registry */
 
@@ -125,8 +157,10 @@ export interface ProviderOptions {
   /** Environment of the process (on top of PATH and HOME); PORT and HOST are set from `port`. */
   env: Record<string, string>;
   logDir: string;
-  /** Node flags (e.g. --cpu-prof). */
+  /** Node flags on top of those of `startedAs` (e.g. --cpu-prof). */
   nodeArgs?: string[];
+  /** The flags it starts with: the image's (default), `npm start`'s, or none (a bare `node services/provider/dist/server.js`). */
+  startedAs?: 'image' | 'npm-start' | 'plain';
   readyTimeoutMs?: number;
 }
 
@@ -156,6 +190,8 @@ function baseEnv(): Record<string, string> {
   return env;
 }
 
+const startFlags = (as: 'image' | 'npm-start' | 'plain') => (as === 'image' ? PROVIDER_NODE_ARGS : as === 'npm-start' ? NPM_START_NODE_ARGS : []);
+
 export async function startProvider(opts: ProviderOptions): Promise<ProviderProcess> {
   const url = `http://127.0.0.1:${opts.port}`;
   let current: Spawned | null = null;
@@ -167,7 +203,7 @@ export async function startProvider(opts: ProviderOptions): Promise<ProviderProc
     await assertPortFree(opts.port, opts.name);
     const env = { ...baseEnv(), ...opts.env, PORT: String(opts.port), HOST: '127.0.0.1' };
     const started = Date.now();
-    current = spawnLogged(process.execPath, [...(opts.nodeArgs ?? []), PROVIDER_ENTRY], env, opts.logDir, opts.name);
+    current = spawnLogged(process.execPath, [...startFlags(opts.startedAs ?? 'image'), ...(opts.nodeArgs ?? []), PROVIDER_ENTRY], env, opts.logDir, opts.name);
     starts += 1;
     running = true;
     const me = current;
