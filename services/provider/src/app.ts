@@ -17,7 +17,7 @@ import { registerRateLimits } from './http/rate-limits.js';
 import { logTraceIds } from './infra/tracing.js';
 import { registerRoutes } from './http/routes/index.js';
 import { zodSerializerCompiler, zodValidatorCompiler, type AppInstance, type ZodTypeProvider } from './http/zod-provider.js';
-import { parseJson, stringifyJson } from './infra/json.js';
+import { answerText, parseJson } from './infra/json.js';
 import { registerTenantShare } from './http/tenant-share.js';
 import { closeServices, createServices, type ServiceOptions, type Services } from './services.js';
 
@@ -111,7 +111,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       onMismatch: (route, issues) => app.log.error({ route, issues }, 'an answer does not fit its schema'),
     }),
   );
-  app.setReplySerializer((payload) => stringifyJson(payload));
+  // an answer already written for its idempotency record is sent as written (infra/json.ts stringifyAnswer)
+  app.setReplySerializer((payload) => answerText(payload));
   registerErrorHandler(app);
 
   // Lossless JSON bodies (CONTRACT.md §3); the raw text is kept for signed operator requests.

@@ -18,6 +18,25 @@ export function stringifyJson(value: unknown): string {
   return stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? new LosslessNumber(v.toString()) : v)) ?? 'null';
 }
 
+const answerTexts = new WeakMap<object, string>();
+
+/**
+ * An answer as it is stored with its idempotency key, remembered with the object so the reply
+ * sends the same text (app.ts `answerText`): the answer is written once per request (issue 25),
+ * and the first answer and its replays are the same bytes. The caller does not change the
+ * object afterwards (it is returned as it is, the route's answer).
+ */
+export function stringifyAnswer(value: object): string {
+  const text = stringifyJson(value);
+  answerTexts.set(value, text);
+  return text;
+}
+
+/** The reply's text: the stored text of an answer written by stringifyAnswer, else the value written now. */
+export function answerText(value: unknown): string {
+  return (typeof value === 'object' && value !== null ? answerTexts.get(value) : undefined) ?? stringifyJson(value);
+}
+
 /** A JSON number written from its exact decimal text (for amounts in answers). */
 export function jsonNumber(text: string): LosslessNumber {
   return new LosslessNumber(text);

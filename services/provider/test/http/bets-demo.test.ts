@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { answerText, jsonNumber, parseJson, stringifyAnswer, stringifyJson } from '../../src/infra/json.js';
 
 let t: TestApp;
 let sessionId: string;
@@ -22,6 +23,27 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 describe('bets against the demo casino', () => {
+  it('sends the answer as stored with its key, written once: the replay answers the same answer (issue 25)', async () => {
+    const payload = { sessionId, gameType: 'dice', amount: 2, idempotencyKey: 'k-once', params: { target: 50, direction: 'over' } };
+    const first = await t.app.inject({ method: 'POST', url: '/api/bets', payload });
+    expect(first.statusCode, first.body).toBe(200);
+    // lossless JSON as stringifyJson writes it
+    expect(first.body).toBe(stringifyJson(parseJson(first.body)));
+    const replay = await t.app.inject({ method: 'POST', url: '/api/bets', payload });
+    expect(replay.statusCode).toBe(200);
+    expect(parseJson(replay.body)).toEqual(parseJson(first.body));
+  });
+
+  it('stringifyAnswer remembers the text for the reply; other values are written when sent', () => {
+    const answer = { a: 1, b: [jsonNumber('0.10')] };
+    const text = stringifyAnswer(answer);
+    expect(text).toBe('{"a":1,"b":[0.10]}');
+    expect(answerText(answer)).toBe(text);
+    expect(answerText({ a: 1, b: [jsonNumber('0.10')] })).toBe(text);
+    expect(answerText({ n: 10n })).toBe('{"n":10}');
+    expect(answerText(null)).toBe('null');
+  });
+
   it.each([
     ['dice', { target: 50, direction: 'over' }],
     ['limbo', { target: 2 }],

@@ -6,7 +6,7 @@
  * `creditAndFinish` also ends every round a player's request closes (active-round.ts).
  */
 import { AppError, asAppError } from '../../errors.js';
-import { stringifyJson } from '../../infra/json.js';
+import { stringifyAnswer } from '../../infra/json.js';
 import type { OperatorWithSecret } from '../../operators/operator-schema.js';
 import { latestBalance } from '../../sessions/player-balances.js';
 import type { IdempotencyScope } from '../idempotency.js';
@@ -104,7 +104,7 @@ export async function creditAndFinish<A>(
     confirmed,
     settledAt: now,
     leaseUntil: null,
-    answer: { claim, body: stringifyJson(answer), roundStatus: after.status },
+    answer: { claim, body: stringifyAnswer(answer as object), roundStatus: after.status },
   });
   if (!stored) return null;
   deps.onStatus?.(stored);
