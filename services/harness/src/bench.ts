@@ -16,7 +16,7 @@ import { request } from './client.js';
 import { hasPgStatStatements, PgStats, serverUrl } from './pg.js';
 import { loadSettledRounds } from './big-tables.js';
 import { createPlayer, createPlayers, type OperatorSpec, type Player } from './players.js';
-import { cpuSeconds, machineCpu, memoryMiB } from './proc-stats.js';
+import { cpuSeconds, machineCpu, memoryMiB, resetPeak } from './proc-stats.js';
 import {
   NPM_START_NODE_ARGS,
   PIPELINE_ENTRY,
@@ -65,7 +65,9 @@ export interface ScenarioResult {
   /** Cores used in the window by each side. */
   cores: { server: number[]; casino: number; postgres: number | null; redis: number; client: number; machine: number };
   rssPeakMiB: number;
+  /** VmHWM at the end of the window: the peak since the scenario's warm-up began when `hwmScenarioOnly`, else since the process started. */
   hwmMiB: number;
+  hwmScenarioOnly: boolean;
   commitsPerBet: number;
   statementsPerBet: number | null;
   /** Round trips to PostgreSQL per bet (wire relay only). */
@@ -154,6 +156,8 @@ export async function runLoad(env: Env, spec: LoadSpec): Promise<ScenarioResult>
       return a;
     };
   };
+  // VmHWM from here on: this scenario's peak (warm-up included), not the process's start or an earlier scenario
+  const hwmScenarioOnly = spec.serverPids().map(resetPeak).every(Boolean);
   const workers = Array.from({ length: spec.players }, async (_, i) => {
     const r = rng(1000 + i);
     const call = calls(i);
@@ -203,6 +207,7 @@ export async function runLoad(env: Env, spec: LoadSpec): Promise<ScenarioResult>
     cores: { server: serverCpu.map((c) => c / seconds), ...sides, machine: (m1.busy - m0.busy) / seconds },
     rssPeakMiB: rssPeak,
     hwmMiB: hwm,
+    hwmScenarioOnly,
     commitsPerBet: bets ? (pg1.commits - pg0.commits) / bets : NaN,
     statementsPerBet: bets && pg1.statements !== null && pg0.statements !== null ? (pg1.statements - pg0.statements) / bets : null,
     roundTripsPerBet: bets && pg1.roundTrips !== null && pg0.roundTrips !== null ? (pg1.roundTrips - pg0.roundTrips) / bets : null,
@@ -578,7 +583,7 @@ export function resultRows(results: ScenarioResult[]): string[][] {
       f(r.cpuMsPerBet, 2),
       f(r.postgresCpuMsPerBet, 2),
       f(r.walRecordsPerBet, 1),
-      f(r.rssPeakMiB, 0),
+      f(scenarioRssPeak(r), 0),
       f(r.commitsPerBet, 2),
       f(r.statementsPerBet, 1),
       f(r.roundTripsPerBet, 1),
@@ -627,14 +632,17 @@ export function comparisons(report: BenchReport): string[] {
 
 /**
  * The provider's peak RSS under load: over every scenario the provider processes ran (not the
- * pipeline's), the larger of the RSS sampled every 250 ms in the window and VmHWM (the kernel's
- * exact peak of the process so far, warm-ups included: a sawtooth's top can fall between samples).
+ * pipeline's), the larger of the RSS sampled every 250 ms in the window and the scenario's VmHWM
+ * (the kernel's exact peak since its warm-up began: a sawtooth's top can fall between samples). A
+ * VmHWM that could not be reset (it would include the process's start) is left out.
  */
+export const scenarioRssPeak = (r: ScenarioResult) => (r.hwmScenarioOnly ? Math.max(r.rssPeakMiB, r.hwmMiB) : r.rssPeakMiB);
+
 export function loadRssPeak(results: ScenarioResult[]): { mib: number; scenario: string; of: number } | null {
   const provider = results.filter((r) => !r.name.startsWith('pipeline'));
   let best: { mib: number; scenario: string; of: number } | null = null;
   for (const r of provider) {
-    const mib = Math.max(r.rssPeakMiB, r.hwmMiB);
+    const mib = scenarioRssPeak(r);
     if (Number.isFinite(mib) && (!best || mib > best.mib)) best = { mib, scenario: r.name, of: provider.length };
   }
   return best;

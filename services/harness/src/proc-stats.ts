@@ -4,7 +4,7 @@
  * CPU time. No sampling inside the measured process: it is read from outside.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 let ticksPerSecond = 0;
 function clockTicks(): number {
@@ -49,6 +49,19 @@ export function memoryMiB(pid: number): { rss: number; peak: number } | null {
     return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
   } catch {
     return null;
+  }
+}
+
+/**
+ * Resets a process's VmHWM to its current RSS (`/proc/<pid>/clear_refs` "5", Linux ≥ 4.0), so that
+ * VmHWM read later is the peak since now; false when the kernel or permissions refuse.
+ */
+export function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
   }
 }
 
