@@ -8,7 +8,7 @@ import { amountJson, type CurrencyCode } from '@gp/game-core/money';
 import { toBigInt, type Queryable } from '../store/db.js';
 import { reconciliationRows, type ReconciliationQuery } from './reconciliation.js';
 import { awardTotalsByDay } from './promotions/award-store.js';
-import { callbackHealth, moneyPerBucket, pendingRoundCounts, returnPerGame, roundsPerBucket, type FigureRange } from './round-store/reports.js';
+import { callbackHealth, everyOperator, moneyPerBucket, pendingRoundCounts, returnPerGame, roundsPerBucket, type FigureRange } from './round-store/reports.js';
 
 export interface TotalsQuery {
   operatorIds: string[] | null;
@@ -34,6 +34,7 @@ export async function reconciliationTotals(db: Queryable, q: TotalsQuery) {
     .where('status', 'succeeded')
     .groupByRaw('1, 2, 3');
   if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
+  else if (q.from || q.to) query.whereRaw(everyOperator('operator_id'));
   if (q.from) query.where('created_at', '>=', q.from);
   if (q.to) query.where('created_at', '<', q.to);
   const [rows, promos] = await Promise.all([

@@ -9,6 +9,7 @@ import { amountJson, type CurrencyCode } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import { toBigInt, toIso, type Queryable } from '../store/db.js';
 import { playerRoundRows } from './round-store/recall.js';
+import { everyOperator } from './round-store/reports.js';
 import { confirmedAwardsByDay } from './promotions/award-store.js';
 
 /** A report spans at most this many days (bounded work per request). */
@@ -94,6 +95,7 @@ export async function ggrReport(
     .orderByRaw('1 DESC, 2, 3, 4')
     .limit(q.limit + 1);
   if (q.operatorId) query.where('operator_id', q.operatorId);
+  else query.whereRaw(everyOperator('operator_id'));
   if (q.cursor) {
     const [day, op, game, currency] = decode(q.cursor, 4) as [string, string, string, string];
     query.havingRaw(`(${key} < ?) OR (${key} = ? AND (operator_id, game_type, currency) > (?, ?, ?))`, [day, day, op, game, currency]);

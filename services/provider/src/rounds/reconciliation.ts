@@ -6,7 +6,7 @@
 import { type CurrencyCode, amountJson } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import { toBigInt, toIso, type Queryable } from '../store/db.js';
-import { callbackTotals } from './round-store/reports.js';
+import { callbackTotals, everyOperator } from './round-store/reports.js';
 import { awardRows, awardTotals } from './promotions/award-store.js';
 
 export const RECONCILIATION_TYPES = ['debit', 'credit', 'rollback', 'credit_pending', 'rollback_pending'] as const;
@@ -52,6 +52,7 @@ export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) 
     .limit(q.limit + 1);
   if (q.operatorId) query.where('operator_id', q.operatorId);
   if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
+  if (!q.operatorId && !q.operatorIds && (q.from || q.to)) query.whereRaw(everyOperator('operator_id'));
   if (q.status) query.where('status', q.status);
   if (q.type) query.where('type', q.type);
   if (q.freeBet === true) query.whereNotNull('free_bet_campaign_id');

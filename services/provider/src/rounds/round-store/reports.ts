@@ -73,12 +73,15 @@ export interface FigureRange {
 
 const scoped = (q: Knex.QueryBuilder, column: string, operatorIds: string[] | null) => (operatorIds ? q.whereIn(column, operatorIds) : q);
 /**
- * `scoped` for a figure over a time range of rounds: every operator is named when the caller sees
- * all, so the range is read from the (operator, created_at) index of each (rounds has no index on
- * created_at alone since migration 20261128181000).
+ * Every operator, named: a condition for a query over a time range of rounds or callbacks that the
+ * caller does not limit to some operators, so the range is read from the (operator, created_at)
+ * index of each (neither table has an index on created_at alone: migrations 20261128181000 and
+ * 20261128183000).
  */
+export const everyOperator = (column: string) => `${column} = ANY(ARRAY(SELECT operator_id FROM operators))`;
+/** `scoped` for a figure over a time range: the caller's operators, or every operator named. */
 const ranged = (q: Knex.QueryBuilder, column: string, operatorIds: string[] | null) =>
-  operatorIds ? q.whereIn(column, operatorIds) : q.whereRaw(`${column} = ANY(ARRAY(SELECT operator_id FROM operators))`);
+  operatorIds ? q.whereIn(column, operatorIds) : q.whereRaw(everyOperator(column));
 
 /** Rounds opened per time bucket. */
 export async function roundsPerBucket(db: Queryable, r: FigureRange): Promise<{ t: string; rounds: number }[]> {
@@ -108,7 +111,7 @@ export async function moneyPerBucket(
     .where('created_at', '<', r.to)
     .groupByRaw('1, 2')
     .orderByRaw('1, 2');
-  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as {
+  const rows = (await ranged(q, 'operator_id', r.operatorIds)) as {
     t: Date | string;
     currency: CurrencyCode;
     stakes: string;
@@ -139,7 +142,7 @@ export async function callbackHealth(
     .where('created_at', '<', r.to)
     .groupBy('operator_id')
     .orderBy('operator_id');
-  const rows = (await scoped(q, 'operator_id', r.operatorIds)) as {
+  const rows = (await ranged(q, 'operator_id', r.operatorIds)) as {
     operator_id: string;
     n: string | number;
     errors: string | number;
@@ -226,6 +229,7 @@ export async function callbackTotals(
     )
     .groupBy('c.operator_id', 'c.currency', 'c.operation', 'c.callback_status', db.raw('(r.free_bet_campaign_id IS NOT NULL)'));
   if (filter.operatorId) q.where('c.operator_id', filter.operatorId);
+  else if (filter.from || filter.to) q.whereRaw(everyOperator('c.operator_id'));
   if (filter.from) q.where('c.created_at', '>=', filter.from);
   if (filter.to) q.where('c.created_at', '<', filter.to);
   return (await q) as MoneyTotalsRow[];
