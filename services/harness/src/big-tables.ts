@@ -52,7 +52,7 @@ export async function loadSettledRounds(o: BigLoadOptions): Promise<{ seconds: n
                 gp_round_time(id), gp_round_time(id), gp_round_time(id)
          FROM generate_series($5::bigint, $6::bigint) AS i,
               -- in time order, as years of play write them (a key that grows with time lands at its
-              -- index's right edge; a random order made the load 4× slower and its indexes emptier)
+              -- index's right edge; a random order wrote into pages all over each index)
               LATERAL (SELECT now() - interval '180 days' + interval '90 days' * (i::float8 / $7::float8) AS t) AS ts,
               -- a UUIDv7 of that time, as the provider makes them (its time is the round's: migration 20261128131000)
               LATERAL (SELECT lpad(to_hex((extract(epoch FROM t) * 1000)::bigint), 12, '0') AS h, md5(i::text) AS r) AS parts,
