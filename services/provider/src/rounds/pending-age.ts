@@ -5,6 +5,7 @@
  * row); a round without one counts from its last change. Read when Prometheus scrapes.
  */
 import type { Queryable } from '../store/db.js';
+import { callbackKeyOfRound } from './round-store/rows.js';
 
 export interface PendingAge {
   operatorId: string;
@@ -15,7 +16,11 @@ export interface PendingAge {
 export async function oldestPendingAges(db: Queryable): Promise<PendingAge[]> {
   const rows: { operator_id: string; status: string; age: string | number | null }[] = await db('rounds as r')
     .leftJoin('wallet_callbacks as wc', function joinCallback() {
-      this.on('wc.round_id', '=', 'r.round_id').andOn(db.raw("wc.operation = CASE r.status WHEN 'credit_pending' THEN 'credit' ELSE 'rollback' END"));
+      // the round's callbacks by their key (no index on round_id: round-store/rows.ts callbackKeyOfRound)
+      this.on(db.raw(callbackKeyOfRound('wc.idempotency_key', 'r.round_id')))
+        .andOn('wc.round_created_at', '=', 'r.created_at')
+        .andOn('wc.round_id', '=', 'r.round_id')
+        .andOn(db.raw("wc.operation = CASE r.status WHEN 'credit_pending' THEN 'credit' ELSE 'rollback' END"));
     })
     .whereIn('r.round_id', db('rounds_in_flight').select('round_id'))
     .whereIn('r.status', ['credit_pending', 'rollback_pending'])

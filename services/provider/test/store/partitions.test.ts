@@ -7,7 +7,9 @@ import knexPkg, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRoundId } from '../../src/infra/random.js';
 import { roundSearchSql } from '../../src/rounds/round-store/reports.js';
-import { roundAt, roundAtValues } from '../../src/rounds/round-store/rows.js';
+import { callbacksOfRound, getRoundWithContext } from '../../src/rounds/round-store/reads.js';
+import { callbackKeyOfRound, roundAt, roundAtValues } from '../../src/rounds/round-store/rows.js';
+import { oldestPendingAges } from '../../src/rounds/pending-age.js';
 import { createTestDatabase } from '../helpers/app.js';
 
 let db: Knex;
@@ -153,6 +155,23 @@ describe('monthly partitions of rounds and wallet callbacks', () => {
     const legacy = await partitionsRead(`SELECT * FROM rounds WHERE round_id = ? AND ${roundAt('created_at')}`, [old, ...roundAtValues(old)]);
     expect(legacy).toContain('rounds_legacy');
     expect(legacy).not.toContain(`rounds_${month(nextMonth)}`);
+  });
+
+  it("a round's callbacks are read by their key's prefix: the round's month, the unique key's index (no index on round_id)", async () => {
+    const id = await round(now, 'credit_pending');
+    await round(now);
+    await round(nextMonth);
+    // the statement callbacksOfRound runs (and, per round, getRoundWithContext's and the pending ages' join)
+    const sql = `SELECT * FROM wallet_callbacks WHERE ${callbackKeyOfRound('idempotency_key', '?::text')} AND ${roundAt('round_created_at')} AND round_id = ? ORDER BY id`;
+    const bindings = [id, id, ...roundAtValues(id), id];
+    expect(await partitionsRead(sql, bindings)).toEqual([`wallet_callbacks_${month(now)}`]);
+    const plan = await planOf({ sql, bindings }, ['enable_seqscan = off']);
+    expect(plan).toMatch(/(Index Scan using|Bitmap Index Scan on) wallet_callbacks_\d{4}_\d{2}_idempotency_key_round_created_at_key/);
+    expect(plan).toMatch(/Index Cond: \(\(idempotency_key >= /);
+    // and what they answer: this round's callbacks only
+    expect((await callbacksOfRound(db, id)).map((c) => c.idempotencyKey)).toEqual([`${id}:debit`]);
+    expect((await getRoundWithContext(db, id))?.callbacks.map((c) => c.idempotencyKey)).toEqual([`${id}:debit`]);
+    expect(await oldestPendingAges(db)).toEqual([{ operatorId: 'op', operation: 'credit', seconds: expect.any(Number) as number }]);
   });
 
   it("the console's round search by player over a time range reads the months in the range", async () => {

@@ -5,7 +5,17 @@
 import type { Knex } from 'knex';
 import type { GameType } from '@gp/game-core/games';
 import { hotQuery, type Queryable, toBigInt } from '../../store/db.js';
-import { type Callback, callbackFromRow, type CallbackRow, type Round, roundAt, roundAtValues, roundFromRow, type RoundRow } from './rows.js';
+import {
+  type Callback,
+  callbackFromRow,
+  type CallbackRow,
+  callbackKeyOfRound,
+  type Round,
+  roundAt,
+  roundAtValues,
+  roundFromRow,
+  type RoundRow,
+} from './rows.js';
 
 export async function getRound(db: Queryable, roundId: string, opts: { forUpdate?: boolean } = {}): Promise<Round | null> {
   const q = db<RoundRow>('rounds').where({ round_id: roundId }).whereRaw(roundAt('created_at'), roundAtValues(roundId));
@@ -76,7 +86,7 @@ export interface RoundWithContext {
 /** The round, its callbacks, its seed pair and the player's latest balance, in one statement; null when unknown. */
 export async function getRoundWithContext(db: Queryable, roundId: string): Promise<RoundWithContext | null> {
   const sql = `SELECT r.*,
-      (SELECT COALESCE(json_agg(to_jsonb(c) || jsonb_build_object('id', c.id::text, 'amount', c.amount::text) ORDER BY c.id), '[]'::json) FROM wallet_callbacks c WHERE c.round_id = r.round_id AND c.round_created_at = r.created_at) AS ctx_callbacks,
+      (SELECT COALESCE(json_agg(to_jsonb(c) || jsonb_build_object('id', c.id::text, 'amount', c.amount::text) ORDER BY c.id), '[]'::json) FROM wallet_callbacks c WHERE ${callbackKeyOfRound('c.idempotency_key', 'r.round_id')} AND c.round_created_at = r.created_at AND c.round_id = r.round_id) AS ctx_callbacks,
       p.server_seed_hash AS ctx_seed_hash, p.server_seed AS ctx_seed, p.revealed AS ctx_revealed, b.balance::text AS ctx_balance, b.currency AS ctx_balance_currency
     FROM rounds r JOIN seed_pairs p ON p.id = r.seed_pair_id
     LEFT JOIN player_balances b ON b.operator_id = r.operator_id AND b.player_ref = r.player_ref
@@ -115,8 +125,9 @@ export async function getCallback(db: Queryable, idempotencyKey: string): Promis
 
 export async function callbacksOfRound(db: Queryable, roundId: string): Promise<Callback[]> {
   const rows = await db<CallbackRow>('wallet_callbacks')
-    .where({ round_id: roundId })
+    .whereRaw(callbackKeyOfRound('idempotency_key', '?::text'), [roundId, roundId])
     .whereRaw(roundAt('round_created_at'), roundAtValues(roundId))
+    .where({ round_id: roundId })
     .orderBy('id');
   return rows.map(callbackFromRow);
 }

@@ -261,6 +261,15 @@ export interface BalanceReport {
 export const roundAt = (column: string) => `${column} BETWEEN gp_round_lo(?::text) AND gp_round_hi(?::text)`;
 export const roundAtValues = (roundId: string) => [roundId, roundId];
 
+/**
+ * The callbacks of a round, found by their key: every key begins with `<round id>:` (CHECK
+ * wallet_callbacks_key_of_round) and sorts bytewise (the "C" collation, migration 20261129000000),
+ * so "the keys from `<id>:` up to `<id>;`" is a range of the unique key's index, (idempotency_key,
+ * round_created_at), and callbacks need no index on round_id (docs/performance.md "Issue 25:
+ * PostgreSQL per bet, the fourth session"). `roundIdSql` is SQL naming the round id (a column or `?`).
+ */
+export const callbackKeyOfRound = (keyColumn: string, roundIdSql: string) => `${keyColumn} >= ${roundIdSql} || ':' AND ${keyColumn} < ${roundIdSql} || ';'`;
+
 const CALLBACK_COLUMNS =
   'round_created_at, round_id, operator_id, player_ref, operation, purpose, idempotency_key, debit_idempotency_key, amount, currency, method, path, url, request_body, request_body_enc, callback_status';
 
