@@ -2,7 +2,8 @@
  * The `big` bench scenario's load (issue 25: "cost flat as work grows"): N settled dice rounds of
  * 180 to 90 days ago, oldest first (ids are UUIDv7 of that time, as the provider's; they fill the partition of
  * the history before the provider's first start), each with its debit and credit callbacks and
- * its idempotency record, written
+ * its idempotency record (of a session that began with the round: migration 20261129100000
+ * partitions them by their session's start), written
  * straight into the run's database in batches (generate_series, every index and constraint in
  * place, as years of play would leave them). The bench then plays the same dice load as on the
  * empty database and compares per-bet CPU, statements, WAL and p99.
@@ -72,8 +73,11 @@ export async function loadSettledRounds(o: BigLoadOptions): Promise<{ seconds: n
         [seedPairId, from, to],
       );
       await db.query(
-        `INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id, state, response_status, response_body, response_round_status, created_at, completed_at)
-         SELECT r.operator_id, r.session_id, 'big-key-' || r.nonce, md5(r.round_id), r.round_id, 'completed', 200, jsonb_build_object('roundId', r.round_id, 'roundStatus', 'settled'), 'settled', r.created_at, r.created_at
+        // each record in the partition of its session's start (migration 20261129100000): a session
+        // that began with its round (its id the round's UUIDv7, so its time is the round's)
+        `INSERT INTO idempotency_records (operator_id, session_id, session_at, idempotency_key, request_hash, round_id, state, response_status, response_body, response_round_status, created_at, completed_at)
+         SELECT r.operator_id, left(r.round_id, 36), gp_session_time(left(r.round_id, 36)), 'big-key-' || r.nonce, md5(r.round_id), r.round_id, 'completed', 200,
+                jsonb_build_object('roundId', r.round_id, 'roundStatus', 'settled'), 'settled', r.created_at, r.created_at
          FROM rounds r WHERE r.seed_pair_id = $1 AND r.nonce BETWEEN $2 AND $3`,
         [seedPairId, from, to],
       );

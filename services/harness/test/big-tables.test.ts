@@ -56,6 +56,11 @@ describe('the big scenario’s load', () => {
               (SELECT count(*) FROM idempotency_records WHERE idempotency_key LIKE 'big-key-%')::text AS records`,
     );
     expect(counts.rows[0]).toEqual({ callbacks: String(2 * ROUNDS), records: String(ROUNDS) });
+    // the records too: the history partition, not the week a live session's keys go to (migration 20261129100000)
+    const recordParts = await db.query<{ parts: string[] }>(
+      `SELECT array_agg(DISTINCT tableoid::regclass::text) AS parts FROM idempotency_records WHERE idempotency_key LIKE 'big-key-%'`,
+    );
+    expect(recordParts.rows[0]!.parts).toEqual(['idempotency_records_legacy']);
 
     // the provider reads a loaded round like one of its own
     const one = await db.query<{ round_id: string }>(`SELECT round_id FROM rounds WHERE client_seed = 'big-load' ORDER BY nonce DESC LIMIT 1`);

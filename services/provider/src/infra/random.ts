@@ -34,6 +34,15 @@ export function newRoundId(now = Date.now()): string {
   return `${uuidv7(now)}-${pooledRandomBytes(6).toString('hex')}`;
 }
 
+/**
+ * A session id: the same form as a round id. The id is the player's capability (every player
+ * request carries it), so it keeps 122 random bits as `randomUUID` did; its first 48 bits are the
+ * session's start, the key of its idempotency records' partition (migration 20261129100000).
+ */
+export function newSessionId(now = Date.now()): string {
+  return newRoundId(now);
+}
+
 export function pooledRandomBytes(n: number): Buffer {
   if (n > 256) return randomBytes(n);
   if (offset + n > pool.length) {

@@ -10,9 +10,18 @@ import { createHash } from 'node:crypto';
 import { AppError, errorBody } from '../errors.js';
 import { stringifyJson, parseJson } from '../infra/json.js';
 import type { Metrics, ReplayOutcome } from '../infra/metrics.js';
-import { isUniqueViolation, type Db, type Queryable, type Tx } from '../store/db.js';
+import type { Db, Queryable, Tx } from '../store/db.js';
 import { getRound } from './round-store/reads.js';
-import { findKeyRecord, insertKeyClaim, keysClaimedWithCallback, storeKeyAnswer, type IdempotencyRecordRow } from './round-store/idempotency-records.js';
+import {
+  findKeyRecord,
+  insertKeyClaim,
+  isKeyViolation,
+  keysClaimedWithCallback,
+  storeKeyAnswer,
+  type IdempotencyRecordRow,
+} from './round-store/idempotency-records.js';
+
+export { isKeyViolation };
 import type { Callback, Round } from './round-store/rows.js';
 import { OPEN_STATUSES, publicStatusOf } from './round-status.js';
 
@@ -64,7 +73,7 @@ export async function claimKey(tx: Tx, scope: IdempotencyScope, roundId: string)
     await insertKeyClaim(tx, scope, roundId);
     scope.claimed = true;
   } catch (err) {
-    if (isUniqueViolation(err)) throw new KeyTaken();
+    if (isKeyViolation(err)) throw new KeyTaken();
     throw err;
   }
 }

@@ -27,7 +27,7 @@ import { leaseUntil, operatorFor } from './money-path/callbacks.js';
 import { payDueAwards, type PromoPayItem } from './money-path/promo-credits.js';
 import { rollbackUnansweredDebit, sendPendingCredit, sendPendingRollback } from './money-path/pending-retries.js';
 import type { AbandonedRoundHandler, RoundDeps } from './round-actions.js';
-import { claimRoundsForWork, ensureTimePartitions, purgeIdempotencyRecords, type WorkFilter } from './round-store/work.js';
+import { claimRoundsForWork, dropIdempotencyWeeks, ensureTimePartitions, purgeLegacyIdempotencyRecords, type WorkFilter } from './round-store/work.js';
 import { purgeOldSignInAttempts } from '../staff/staff-store.js';
 import { restartIdleClock, updateRound } from './round-store/writes.js';
 import type { Round } from './round-store/rows.js';
@@ -91,11 +91,8 @@ export async function runWalletRetryJob(deps: RoundDeps, request: RetryRequest):
     count({ roundId: item.roundId, operation: 'rollback', outcome: item.outcome });
   if (request.sweepAbandoned) {
     for (const item of await sweepAbandonedRounds(deps, left())) count(item);
-    // Retention: idempotency records past IDEMPOTENCY_RETENTION_HOURS (of the pass's operator) go.
-    await purgeIdempotencyRecords(deps.db, {
-      olderThan: new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000),
-      operatorId: filter.operatorId,
-    });
+    // Retention: idempotency records past IDEMPOTENCY_RETENTION_HOURS go.
+    await idempotencyRetention(deps, filter.operatorId);
     // and the staff's sign-in attempts untouched for a day without a lock in force (one bounded batch)
     await purgeOldSignInAttempts(deps.db);
     // promo credits due for a retry, of the pass's operator (not for one round or one player)
@@ -124,9 +121,20 @@ export async function runMaintenancePass(deps: RoundDeps, operatorId: string, li
     outcome: item.outcome,
   }));
   items.push(...(await sweepAbandonedRounds(deps, { ...filter, limit: Math.max(0, limit - items.length) })));
-  await purgeIdempotencyRecords(deps.db, { olderThan: new Date(Date.now() - deps.config.idempotencyRetentionHours * 3_600_000), operatorId });
+  await idempotencyRetention(deps, operatorId);
   await ensureTimePartitions(deps.db);
   return items;
+}
+
+/**
+ * Idempotency records past IDEMPOTENCY_RETENTION_HOURS go: the weeks of sessions that ended longer
+ * ago than that are dropped whole (every operator's: the drop costs the same whatever they hold),
+ * and the legacy partition's old records of the pass's operator are deleted.
+ */
+async function idempotencyRetention(deps: Pick<RoundDeps, 'db' | 'config'>, operatorId: string | undefined): Promise<void> {
+  const retentionMs = deps.config.idempotencyRetentionHours * 3_600_000;
+  await dropIdempotencyWeeks(deps.db, { sessionMaxMs: deps.config.sessionMaxMs, retentionMs });
+  await purgeLegacyIdempotencyRecords(deps.db, { olderThan: new Date(Date.now() - retentionMs), operatorId });
 }
 
 /** One claimed round that waits for the wallet: its credit or rollback again, or the rollback of a debit nobody answered. */

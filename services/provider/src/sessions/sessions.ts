@@ -4,7 +4,6 @@
  * validated, which must be the operator's. Starting a session also starts the retries of the
  * player's pending credits and rollbacks (in the background).
  */
-import { randomUUID } from 'node:crypto';
 import { CURRENCY_DECIMALS, isCurrencyCode, parseMinorUnits, type CurrencyCode, amountJson } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import { numberText, stringifyJson, type LosslessNumber } from '../infra/json.js';
@@ -15,6 +14,7 @@ import type { OperatorStore } from '../operators/operator-store.js';
 import { storableText, toIso, type Db, type Queryable } from '../store/db.js';
 import { currentSeedPair } from '../store/seed-pairs.js';
 import { memo } from '../infra/memo.js';
+import { newSessionId } from '../infra/random.js';
 import { rememberBalance } from './player-balances.js';
 import { casinoMessageOf, outcomeError, type WalletClient } from '../wallet/wallet-client.js';
 import { effectiveRules, readJurisdiction } from '../operators/responsible-gaming.js';
@@ -201,7 +201,7 @@ export function createSessionService(deps: SessionDeps) {
       const balance = await fetchBalance(operator, playerRef, gameType, currency);
 
       const row = {
-        session_id: randomUUID(),
+        session_id: newSessionId(),
         operator_id: operator.operatorId,
         player_ref: playerRef,
         display_name: typeof v.displayName === 'string' ? storableText(v.displayName, 200) : null,

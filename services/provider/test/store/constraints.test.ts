@@ -1,7 +1,7 @@
 /** The money rules the database itself holds (migrations/), whatever the code does. */
 import knexPkg, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newRoundId } from '../../src/infra/random.js';
+import { newRoundId, newSessionId } from '../../src/infra/random.js';
 import { createTestDatabase } from '../helpers/app.js';
 
 let db: Knex;
@@ -153,10 +153,18 @@ describe('database constraints', () => {
     ).rejects.toThrow(/cannot change/);
   });
 
-  it('one idempotency record per operator, session and key', async () => {
-    const rec = { operator_id: 'op', session_id: 's1', idempotency_key: 'k', request_hash: 'h' };
-    await db('idempotency_records').insert(rec);
-    await expect(db('idempotency_records').insert(rec)).rejects.toThrow(/unique/i);
+  it('one idempotency record per operator, session and key (its partition is its session start: migration 20261129100000)', async () => {
+    for (const sessionId of ['s1', newSessionId()]) {
+      const rec = {
+        operator_id: 'op',
+        session_id: sessionId,
+        idempotency_key: 'k',
+        request_hash: 'h',
+        session_at: db.raw('gp_session_time(?::text)', [sessionId]),
+      };
+      await db('idempotency_records').insert(rec);
+      await expect(db('idempotency_records').insert(rec)).rejects.toThrow(/idempotency_records_\w*pkey/);
+    }
   });
 
   it('one current seed pair per player', async () => {

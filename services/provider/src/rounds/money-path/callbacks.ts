@@ -28,8 +28,8 @@ import type { SecretBox } from '../../infra/secret-box.js';
 import type { OperatorWithSecret } from '../../operators/operator-schema.js';
 import type { OperatorStore } from '../../operators/operator-store.js';
 import { readCasinoBalance } from '../../sessions/sessions.js';
-import { type Db, isUniqueViolation, type Queryable, storableText } from '../../store/db.js';
-import { KeyTaken } from '../idempotency.js';
+import { type Db, type Queryable, storableText } from '../../store/db.js';
+import { isKeyViolation, KeyTaken } from '../idempotency.js';
 import type { WalletClient, WalletOutcome, WalletPath } from '../../wallet/wallet-client.js';
 import { insertCallback, recordCallbackResult } from '../round-store/callback-writes.js';
 import type { BalanceReport, Callback, CallbackResult, CallbackStatus, NewCallback, Round } from '../round-store/rows.js';
@@ -204,11 +204,9 @@ function balanceFrom(outcome: WalletOutcome, round: Pick<Round, 'currency'>): bi
   }
 }
 
-const KEY_CONSTRAINT = 'idempotency_records_operator_id_session_id_idempotency_key_unique';
-
 /** A statement that claims a request's key failed on that key: another request holds it (the caller replays). */
 export function keyTakenOr(err: unknown): unknown {
-  return isUniqueViolation(err, KEY_CONSTRAINT) ? new KeyTaken() : err;
+  return isKeyViolation(err) ? new KeyTaken() : err;
 }
 
 export async function operatorFor(deps: MoneyDeps, operatorId: string): Promise<OperatorWithSecret> {

@@ -5,7 +5,8 @@
  * decides (claim a key inside a transaction, store an answer, find a record, close an interrupted
  * action's keys) is written here.
  */
-import type { Queryable, Tx } from '../../store/db.js';
+import type { Knex } from 'knex';
+import { isUniqueViolation, type Queryable, type Tx } from '../../store/db.js';
 import { stringifyJson } from '../../infra/json.js';
 import { callbackCreatedAt } from './reads.js';
 
@@ -34,14 +35,40 @@ export async function insertKeyClaim(tx: Tx, scope: KeyScope, roundId: string): 
     session_id: scope.sessionId,
     idempotency_key: scope.key,
     request_hash: scope.requestHash,
+    session_at: sessionAt(tx, scope.sessionId),
     round_id: roundId,
   });
 }
 
+/**
+ * The time of a key's partition: its session's start (migration 20261129100000). Every statement
+ * that names a key names it too, so PostgreSQL reads one partition.
+ */
+const sessionAt = (db: Queryable, sessionId: string) => db.raw('gp_session_time(?::text)', [sessionId]);
+
+/** The key's row: its session, key and session time (the partition). */
+const keyRow = (db: Queryable, scope: KeyScope) => (q: Knex.QueryBuilder) => {
+  void q
+    .where({ operator_id: scope.operatorId, session_id: scope.sessionId, idempotency_key: scope.key })
+    .andWhere('session_at', '=', sessionAt(db, scope.sessionId));
+};
+
+/**
+ * A unique violation on a key: the parent's primary key or a partition's
+ * (`idempotency_records_<week>_pkey`, `idempotency_records_legacy_pkey`).
+ */
+export function isKeyViolation(err: unknown): boolean {
+  if (!isUniqueViolation(err)) return false;
+  const e = err as { constraint?: string; message?: string };
+  return KEY_INDEX.test(e.constraint ?? '') || KEY_INDEX.test(e.message ?? '');
+}
+const KEY_INDEX = /\bidempotency_records_(?:(?:legacy|\d{4}_\d{2}_\d{2})_)?pkey\b/;
+
 /** Stores the answer of a key still in progress. */
 export async function storeKeyAnswer(db: Queryable, scope: KeyScope, answer: { status: number; body: unknown; roundStatus: string | null }): Promise<void> {
   await db('idempotency_records')
-    .where({ operator_id: scope.operatorId, session_id: scope.sessionId, idempotency_key: scope.key, state: 'in_progress' })
+    .where(keyRow(db, scope))
+    .andWhere({ state: 'in_progress' })
     .update({
       state: 'completed',
       response_status: answer.status,
@@ -51,14 +78,19 @@ export async function storeKeyAnswer(db: Queryable, scope: KeyScope, answer: { s
     });
 }
 
+/** The lookup of a key (a retry, a duplicate): its session's partition only. */
+export const keyRecordQuery = (db: Queryable, scope: KeyScope): Knex.QueryBuilder => db('idempotency_records').where(keyRow(db, scope)).first();
+
 export async function findKeyRecord(db: Queryable, scope: KeyScope): Promise<IdempotencyRecordRow | undefined> {
-  const row: IdempotencyRecordRow | undefined = await db('idempotency_records')
-    .where({ operator_id: scope.operatorId, session_id: scope.sessionId, idempotency_key: scope.key })
-    .first();
+  const row = (await keyRecordQuery(db, scope)) as IdempotencyRecordRow | undefined;
   return row;
 }
 
-/** The keys still in progress that were claimed at the same database time as the extra debit `callbackId` of `roundId`. */
+/**
+ * The keys still in progress that were claimed at the same database time as the extra debit
+ * `callbackId` of `roundId`. Rare (a worker stopped mid extra debit): the request's session may be
+ * another than the round's, so every partition is read.
+ */
 export async function keysClaimedWithCallback(db: Queryable, roundId: string, callbackId: string): Promise<KeyScope[]> {
   const records: { operator_id: string; session_id: string; idempotency_key: string; request_hash: string }[] = await db('idempotency_records')
     .where({ round_id: roundId, state: 'in_progress' })

@@ -1,6 +1,7 @@
 /**
  * What the retry job claims (rounds waiting for the wallet, interrupted and abandoned rounds, extra
- * debits' rollbacks), with a lease and `FOR UPDATE SKIP LOCKED`; the idempotency records' retention;
+ * debits' rollbacks), with a lease and `FOR UPDATE SKIP LOCKED`; the idempotency records' retention
+ * (their weeks dropped, the legacy partition's old records deleted);
  * the open rounds the metrics count.
  */
 import type { Knex } from 'knex';
@@ -11,14 +12,14 @@ import { loadTimePartitions } from './partitions.js';
 import { type Callback, callbackFromRow, type CallbackRow, type Round, roundFromRow, type RoundRow } from './rows.js';
 
 /**
- * Retention (issue 14 item 4): removes the idempotency records older than `olderThan` whose work
- * is over (their round is final, or they have none), `batch` rows a statement and at most
- * `maxBatches` statements a call; with `operatorId` only that operator's. A record of a round
- * not final yet (open, or its credit or rollback still pending) stays whatever its age. Answers
- * how many were removed. After the retention period a retry with the same key is a new request:
- * the period must exceed any client's retry window.
+ * Retention of the idempotency records of sessions from before their partitioning (issue 14 item
+ * 4; migration 20261129100000): removes the records of the legacy partition older than
+ * `olderThan` whose work is over (their round is final, or they have none), `batch` rows a
+ * statement and at most `maxBatches` statements a call; with `operatorId` only that operator's. A
+ * record of a round not final yet stays whatever its age. Answers how many were removed. The
+ * records of every later session go a week at a time (dropIdempotencyWeeks).
  */
-export async function purgeIdempotencyRecords(
+export async function purgeLegacyIdempotencyRecords(
   db: Queryable,
   opts: { olderThan: Date; operatorId?: string | undefined; batch?: number; maxBatches?: number },
 ): Promise<number> {
@@ -26,11 +27,11 @@ export async function purgeIdempotencyRecords(
   let removed = 0;
   for (let i = 0; i < (opts.maxBatches ?? 20); i++) {
     const res = (await db.raw(
-      `DELETE FROM idempotency_records WHERE id IN (
-        SELECT k.id FROM idempotency_records k LEFT JOIN rounds r ON r.round_id = k.round_id
+      `DELETE FROM idempotency_records_legacy WHERE ctid = ANY(ARRAY(
+        SELECT k.ctid FROM idempotency_records_legacy k LEFT JOIN rounds r ON r.round_id = k.round_id
         WHERE k.created_at < ? AND (?::text IS NULL OR k.operator_id = ?)
           AND (r.round_id IS NULL OR r.status IN (${FINAL_LIST}))
-        ORDER BY k.id LIMIT ?)`,
+        LIMIT ?))`,
       [opts.olderThan, opts.operatorId ?? null, opts.operatorId ?? null, batch],
     )) as { rowCount?: number; affectedRows?: number };
     const n = res.rowCount ?? res.affectedRows ?? 0;
@@ -41,9 +42,25 @@ export async function purgeIdempotencyRecords(
 }
 
 /**
+ * Retention of idempotency records (migration 20261129100000): drops the weeks of sessions that
+ * began before `now − sessionMaxMs − retentionMs`, whole (gp_drop_idempotency_partitions, every
+ * operator's). A key is only presented by its own session, which the service refuses
+ * SESSION_MAX_HOURS after it began: every record of such a week is older than the retention period
+ * (IDEMPOTENCY_RETENTION_HOURS) and no live session can present it. Answers how many weeks went.
+ */
+export async function dropIdempotencyWeeks(db: Queryable, opts: { now?: Date; sessionMaxMs: number; retentionMs: number }): Promise<number> {
+  const before = new Date((opts.now ?? new Date()).getTime() - opts.sessionMaxMs - opts.retentionMs);
+  const res = (await db.raw('SELECT gp_drop_idempotency_partitions(?::timestamptz) AS dropped', [before])) as { rows?: { dropped: number }[] };
+  const dropped = Number(res.rows?.[0]?.dropped ?? 0);
+  if (dropped > 0) await loadTimePartitions(db);
+  return dropped;
+}
+
+/**
  * Creates the months of rounds and wallet callbacks up to `ahead` from now (migration
- * 20261128131000: gp_ensure_time_partitions, idempotent, serialised by an advisory lock). Run at
- * start and by the maintenance pass, so the month a bet falls in always exists.
+ * 20261128131000: gp_ensure_time_partitions, idempotent, serialised by an advisory lock), and the
+ * weeks of idempotency records up to 8 days ahead (migration 20261129100000). Run at start and by
+ * the maintenance pass, so the month a bet falls in and the week a session begins in always exist.
  */
 export async function ensureTimePartitions(db: Queryable, ahead = '1 month'): Promise<number> {
   const res = (await db.raw('SELECT gp_ensure_time_partitions(?::interval) AS made', [ahead])) as { rows?: { made: number }[] };

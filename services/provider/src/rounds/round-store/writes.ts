@@ -30,7 +30,45 @@ import {
   roundFromRow,
   type RoundRow,
 } from './rows.js';
-import { roundTables } from './partitions.js';
+import { keyTable, roundTables } from './partitions.js';
+
+/**
+ * The CTE `k` that claims a request's key (completed with its answer, when given), in the partition
+ * of its session's start (migration 20261129100000: `session_at` is the session id's time).
+ */
+export function claimKeyCte(db: Queryable, c: KeyClaim, answer?: { body: string; roundStatus: string }): { sql: string; values: unknown[]; tag: string } {
+  const t = keyTable(db, c.sessionId);
+  const values: unknown[] = [c.operatorId, c.sessionId, c.key, c.requestHash, c.sessionId];
+  if (!answer) {
+    return {
+      sql: `, k AS (INSERT INTO ${t.records} (operator_id, session_id, idempotency_key, request_hash, session_at, round_id) SELECT ?, ?, ?, ?, gp_session_time(?::text), r.round_id FROM r RETURNING id)`,
+      values,
+      tag: t.tag,
+    };
+  }
+  values.push(answer.body, answer.roundStatus);
+  return {
+    sql: `, k AS (
+      INSERT INTO ${t.records} (operator_id, session_id, idempotency_key, request_hash, session_at, round_id, state, response_status, response_body, response_round_status, completed_at)
+      SELECT ?, ?, ?, ?, gp_session_time(?::text), r.round_id, 'completed', 200, ?::jsonb, ?, now() FROM r RETURNING id
+    )`,
+    values,
+    tag: t.tag,
+  };
+}
+
+/** The CTE `k` that stores the answer of a key still in progress once the round `r` moved, in its session's partition. */
+export function answerKeyCte(db: Queryable, a: KeyAnswer): { sql: string; values: unknown[]; tag: string } {
+  const t = keyTable(db, a.claim.sessionId);
+  return {
+    sql: `, k AS (
+      UPDATE ${t.records} SET state = 'completed', response_status = 200, response_body = ?::jsonb, response_round_status = ?, completed_at = now()
+      WHERE operator_id = ? AND session_id = ? AND idempotency_key = ? AND session_at = gp_session_time(?::text) AND state = 'in_progress' AND EXISTS (SELECT 1 FROM r)
+    )`,
+    values: [a.body, a.roundStatus, a.claim.operatorId, a.claim.sessionId, a.claim.key, a.claim.sessionId],
+    tag: t.tag,
+  };
+}
 
 export interface RoundChange {
   status?: RoundStatus;
@@ -122,17 +160,15 @@ export async function advanceActiveRound(
     ...roundAtValues(a.roundId),
     a.version,
   ];
-  values.push(k.claim.operatorId, k.claim.sessionId, k.claim.key, k.claim.requestHash, k.body, k.roundStatus);
+  const claim = claimKeyCte(db, k.claim, k);
+  values.push(...claim.values);
   const t = roundTables(db, a.roundId);
   const sql = `WITH r AS (
       UPDATE ${t.rounds} SET state = ?::jsonb, total_staked = COALESCE(?::numeric, total_staked), version = version + 1, updated_at = now()
       WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'active' AND version = ? RETURNING *
-    ), k AS (
-      INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id, state, response_status, response_body, response_round_status, completed_at)
-      SELECT ?, ?, ?, ?, r.round_id, 'completed', 200, ?::jsonb, ?, now() FROM r RETURNING id
-    )
+    )${claim.sql}
     SELECT r.* FROM r`;
-  const res = await hotQuery(db, `gp_advance_active${t.tag}`, sql, values);
+  const res = await hotQuery(db, `gp_advance_active${t.tag}${claim.tag}`, sql, values);
   const row = (res.rows as RoundRow[])[0];
   return row ? roundFromRow(row) : null;
 }
@@ -173,19 +209,16 @@ export async function closeRoundWithCredit(
     values.push(c.version);
   }
   values.push(...callbackValues(c.credit));
-  let claim = '';
-  if (c.claim) {
-    claim = `, k AS (INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id) SELECT ?, ?, ?, ?, r.round_id FROM r RETURNING id)`;
-    values.push(c.claim.operatorId, c.claim.sessionId, c.claim.key, c.claim.requestHash);
-  }
+  const claim = c.claim ? claimKeyCte(db, c.claim) : { sql: '', values: [], tag: '' };
+  values.push(...claim.values);
   const t = roundTables(db, c.roundId);
   const sql = `WITH r AS (
       UPDATE ${t.rounds} SET status = 'credit_pending', result = ?::jsonb, state = COALESCE(?::jsonb, state), multiplier = ?, payout = ?, close_status = ?,
         total_staked = COALESCE(?::numeric, total_staked), version = version + 1, lease_until = ?, updated_at = now()
       WHERE round_id = ? AND ${roundAt('created_at')} AND status = ANY(?::text[])${version} RETURNING *
-    ), credit AS (${insertCallbackFrom('r', t.callbacks)})${claim}
+    ), credit AS (${insertCallbackFrom('r', t.callbacks)})${claim.sql}
     SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
-  const res = await hotQuery(db, `gp_close_with_credit${c.version !== undefined ? '_v' : ''}${c.claim ? '_claim' : ''}${t.tag}`, sql, values);
+  const res = await hotQuery(db, `gp_close_with_credit${c.version !== undefined ? '_v' : ''}${c.claim ? '_claim' : ''}${t.tag}${claim.tag}`, sql, values);
   const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date })[])[0];
   if (!row) return null;
   const round = roundFromRow(row);
@@ -204,25 +237,14 @@ export async function storeDebitAndActivate(
 ): Promise<Round | null> {
   const t = roundTables(db, c.roundId);
   const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance, t.callbacks);
-  const values = [
-    ...head.values,
-    c.roundId,
-    ...roundAtValues(c.roundId),
-    c.answer.body,
-    c.answer.roundStatus,
-    c.answer.claim.operatorId,
-    c.answer.claim.sessionId,
-    c.answer.claim.key,
-  ];
+  const k = answerKeyCte(db, c.answer);
+  const values = [...head.values, c.roundId, ...roundAtValues(c.roundId), ...k.values];
   const sql = `WITH ${head.sql}, r AS (
       UPDATE ${t.rounds} SET status = 'active', lease_until = NULL, updated_at = now()
       WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'debit_requested' RETURNING *
-    ), k AS (
-      UPDATE idempotency_records SET state = 'completed', response_status = 200, response_body = ?::jsonb, response_round_status = ?, completed_at = now()
-      WHERE operator_id = ? AND session_id = ? AND idempotency_key = ? AND state = 'in_progress' AND EXISTS (SELECT 1 FROM r)
-    )
+    )${k.sql}
     SELECT r.* FROM r`;
-  const res = await hotQuery(db, `gp_debit_and_activate${t.tag}`, sql, values);
+  const res = await hotQuery(db, `gp_debit_and_activate${t.tag}${k.tag}`, sql, values);
   const row = (res.rows as RoundRow[])[0];
   return row ? roundFromRow(row) : null;
 }
@@ -295,11 +317,8 @@ export async function insertOpenRound(
     cb = `, cb AS (${insertCallbackFrom('r', t.callbacks)})`;
     values.push(...callbackValues(callback));
   }
-  let claim = '';
-  if (o.claim) {
-    claim = `, k AS (INSERT INTO idempotency_records (operator_id, session_id, idempotency_key, request_hash, round_id) SELECT ?, ?, ?, ?, r.round_id FROM r RETURNING id)`;
-    values.push(o.claim.operatorId, o.claim.sessionId, o.claim.key, o.claim.requestHash);
-  }
+  const claim = o.claim ? claimKeyCte(db, o.claim) : { sql: '', values: [], tag: '' };
+  values.push(...claim.values);
   const sql = `WITH pair AS (
       UPDATE seed_pairs SET next_nonce = next_nonce + 1, client_seed = COALESCE(?::text, client_seed)
       WHERE operator_id = ? AND player_ref = ? AND NOT revealed${guard}
@@ -308,10 +327,10 @@ export async function insertOpenRound(
       INSERT INTO ${t.rounds} (round_id, created_at, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status, state, result, multiplier, payout, close_status, lease_until, free_bet_campaign_id)
       SELECT ?, gp_round_time(?::text), ?, ?, ?, ?, ?, ?, ?, ?::jsonb, pair.id, pair.nonce, pair.client_seed, ?, ?::jsonb, ?::jsonb, ?::numeric, ?::numeric, ?, ?::timestamptz, ? FROM pair
       RETURNING *
-    )${cb}${claim}
+    )${cb}${claim.sql}
     SELECT r.*, ${callback ? 'cb.id AS cb_id, cb.created_at AS cb_created_at, cb.updated_at AS cb_updated_at, ' : ''}pair.server_seed AS pair_server_seed, pair.server_seed_hash AS pair_server_seed_hash
     FROM r, pair${callback ? ', cb' : ''}`;
-  const name = `gp_open_round${f.kind === 'debit' ? '' : settled ? '_free_settled' : '_free'}${o.expect ? '_dealt' : ''}${o.claim ? '_claim' : ''}${t.tag}`;
+  const name = `gp_open_round${f.kind === 'debit' ? '' : settled ? '_free_settled' : '_free'}${o.expect ? '_dealt' : ''}${o.claim ? '_claim' : ''}${t.tag}${claim.tag}`;
   const res = await hotQuery(db, name, sql, values);
   const row = (
     res.rows as (RoundRow & { cb_id?: string; cb_created_at?: Date; cb_updated_at?: Date; pair_server_seed: string; pair_server_seed_hash: string })[]
@@ -391,20 +410,14 @@ export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Pr
   const head = resultCtes({ id: c.creditId, roundId: c.roundId }, c.creditResult, c.balance, t.callbacks);
   const values = [...head.values];
   values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, c.roundId, ...roundAtValues(c.roundId));
-  let answer = '';
-  if (c.answer) {
-    answer = `, k AS (
-      UPDATE idempotency_records SET state = 'completed', response_status = 200, response_body = ?::jsonb, response_round_status = ?, completed_at = now()
-      WHERE operator_id = ? AND session_id = ? AND idempotency_key = ? AND state = 'in_progress' AND EXISTS (SELECT 1 FROM r)
-    )`;
-    values.push(c.answer.body, c.answer.roundStatus, c.answer.claim.operatorId, c.answer.claim.sessionId, c.answer.claim.key);
-  }
+  const answer = c.answer ? answerKeyCte(db, c.answer) : { sql: '', values: [], tag: '' };
+  values.push(...answer.values);
   const sql = `WITH ${head.sql}, r AS (
       UPDATE ${t.rounds} SET status = CASE WHEN ? THEN close_status ELSE status END, settled_at = CASE WHEN ? THEN ?::timestamptz ELSE settled_at END, lease_until = ?, updated_at = now()
       WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'credit_pending' RETURNING *
-    )${answer}
+    )${answer.sql}
     SELECT r.* FROM r`;
-  const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}${t.tag}`, sql, values);
+  const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}${t.tag}${answer.tag}`, sql, values);
   const row = (res.rows as RoundRow[])[0];
   return row ? roundFromRow(row) : null;
 }
