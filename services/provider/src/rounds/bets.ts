@@ -95,8 +95,14 @@ export async function placeBet(deps: RoundDeps, input: PlaceBetInput): Promise<B
         // null: the retry job took the round over meanwhile (its lease ran out): answer what it became.
         if (!closed) return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
         const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
-        const finished = await creditAndFinish(deps, operator, closed.round, closed.credit, scope, (final, credit, balance) =>
-          betViewOf(final, [...closed.callbacks, credit], pair, { balance: balance ?? closed.balance }),
+        const finished = await creditAndFinish(
+          deps,
+          operator,
+          closed.round,
+          closed.credit,
+          scope,
+          (final, credit, balance) => betViewOf(final, [...closed.callbacks, credit], pair, { balance: balance ?? closed.balance }),
+          closed.unstored,
         );
         if (finished) return new StoredAnswer(finished.answer);
         return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);

@@ -228,6 +228,10 @@ describe('credits and rollbacks are retried with the same key until the casino c
     expect((await auditOf(roundId))[1]).toMatchObject({ idempotencyKey: `${roundId}:credit`, attemptCount: 2, callbackStatus: 'pending', statusCode: 503 });
     // the key answers the round as it is now
     expect((await w.bet(p, 'dice', 5, { target: 10, direction: 'over' }, key)).body.roundStatus).toBe('credit_pending');
+    // the player's latest balance is the debit's: the statement that stored the credit's answer (it carried
+    // none) wrote it (one balance write per bet, settled-bet.ts)
+    const stored0 = () => w.t.services.db('player_balances').where({ operator_id: 'op-fail', player_ref: 'fail-1' }).first('balance');
+    expect(await stored0()).toEqual({ balance: String(before - 500n) });
 
     const cron = await w.cron('limit=10');
     expect(cron.status).toBe(200);
@@ -238,6 +242,7 @@ describe('credits and rollbacks are retried with the same key until the casino c
       ['credit', payout],
     ]);
     expect(w.balance(p)).toBe(before - 500n + payout);
+    expect(await stored0()).toEqual({ balance: String(before - 500n + payout) });
     const stored = await w.round(roundId);
     expect(stored.body.roundStatus).toBe('settled');
     expect((stored.body.casinoCallbackAudit as Audit[])[1]).toMatchObject({ attemptCount: 3, callbackStatus: 'succeeded' });

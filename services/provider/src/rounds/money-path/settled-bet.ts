@@ -8,11 +8,11 @@
 import { AppError, asAppError } from '../../errors.js';
 import { stringifyAnswer } from '../../infra/json.js';
 import type { OperatorWithSecret } from '../../operators/operator-schema.js';
-import { latestBalance } from '../../sessions/player-balances.js';
+import { latestBalance, rememberBalance } from '../../sessions/player-balances.js';
 import type { IdempotencyScope } from '../idempotency.js';
 import { storeCreditAndFinish, storeDebitAndClose } from '../round-store/writes.js';
 import { recordCallbackResult } from '../round-store/callback-writes.js';
-import type { Callback, Round } from '../round-store/rows.js';
+import type { BalanceReport, Callback, Round } from '../round-store/rows.js';
 import { afterAttempt, attempt, creditBody, creditKey, leaseUntil, type MoneyDeps, newCallback } from './callbacks.js';
 import { debitNotConfirmed, type OpenedRound, type Seeds, type Settlement } from './opening.js';
 import { rollbackRound } from './pending-retries.js';
@@ -25,6 +25,12 @@ import { rollbackRound } from './pending-retries.js';
  * CONTRACT.md §10): the debit is rolled back and the error thrown with the round. Null when the
  * retry job took the round over meanwhile. A free bet was settled at its opening (opening.ts): its
  * credit is recorded already, and the balance is the player's latest reported one.
+ *
+ * The debit's reported balance is not written to `player_balances` by the statement that stores
+ * its answer: it rides along (`unstored`) to `creditAndFinish`, which writes the credit's balance,
+ * or this one when the credit's answer carried none — one balance write per bet, not two. Between
+ * the debit's answer and the credit's, `player_balances` is one answer behind (the balance before
+ * the debit); docs/performance.md "Issue 25: PostgreSQL per bet, the fourth session".
  */
 export async function settleOpenedBet(
   deps: MoneyDeps,
@@ -32,11 +38,17 @@ export async function settleOpenedBet(
   opened: OpenedRound,
   launchToken: string,
   settle: (seeds: Seeds) => Settlement,
-): Promise<{ round: Round; callbacks: Callback[]; credit: Callback; balance: bigint | null } | null> {
+): Promise<{ round: Round; callbacks: Callback[]; credit: Callback; balance: bigint | null; unstored: BalanceReport | null } | null> {
   const { round, debit } = opened;
   if (!debit) {
     if (!opened.credit) throw new Error(`free-bet round ${round.roundId} opened without its credit`);
-    return { round, callbacks: [], credit: opened.credit, balance: await latestBalance(deps.db, round.operatorId, round.playerRef, round.currency) };
+    return {
+      round,
+      callbacks: [],
+      credit: opened.credit,
+      balance: await latestBalance(deps.db, round.operatorId, round.playerRef, round.currency),
+      unstored: null,
+    };
   }
   const a = await attempt(deps, operator, debit);
   if (a.outcome.kind !== 'confirmed') {
@@ -62,13 +74,17 @@ export async function settleOpenedBet(
   const closed = await storeDebitAndClose(deps.db, {
     debitId: debit.id,
     debitResult: a.result,
-    balance: a.balance,
+    balance: null, // written with the credit's answer (above)
     roundId: round.roundId,
     change: { ...settled, closeStatus: 'settled', leaseUntil: leaseUntil(deps.config) },
     credit,
   });
-  if (!closed) return null;
-  return { round: closed.round, callbacks: [afterAttempt(debit, a)], credit: closed.credit, balance: a.balance?.balance ?? null };
+  if (!closed) {
+    // the retry job took the round over: this request sends no credit, so the debit's balance is stored now
+    if (a.balance) await rememberBalance(deps.db, a.balance);
+    return null;
+  }
+  return { round: closed.round, callbacks: [afterAttempt(debit, a)], credit: closed.credit, balance: a.balance?.balance ?? null, unstored: a.balance };
 }
 
 /**
@@ -76,7 +92,9 @@ export async function settleOpenedBet(
  * the round's final status (confirmed) or its `credit_pending` (not: never rolled back; the retry
  * job repeats the same credit), and the request's answer with its key. `answerOf` builds the
  * answer from the round as it will be. Null when the round moved on meanwhile: nothing but the
- * credit's answer was stored, and the caller answers from the round as it is.
+ * credit's answer was stored, and the caller answers from the round as it is. `unstored`: a balance
+ * reported earlier in this request and not yet written (the debit's, `settleOpenedBet`), written
+ * when the credit's answer carries none.
  */
 export async function creditAndFinish<A>(
   deps: MoneyDeps,
@@ -85,6 +103,7 @@ export async function creditAndFinish<A>(
   credit: Callback,
   claim: IdempotencyScope,
   answerOf: (round: Round, credit: Callback, balance: bigint | null) => A,
+  unstored: BalanceReport | null = null,
 ): Promise<{ answer: A; round: Round } | null> {
   const a = await attempt(deps, operator, credit);
   const confirmed = a.status === 'succeeded';
@@ -99,7 +118,7 @@ export async function creditAndFinish<A>(
   const stored = await storeCreditAndFinish(deps.db, {
     creditId: credit.id,
     creditResult: a.result,
-    balance: a.balance,
+    balance: a.balance ?? unstored,
     roundId: round.roundId,
     confirmed,
     settledAt: now,
