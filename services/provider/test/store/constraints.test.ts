@@ -68,7 +68,7 @@ describe('database constraints', () => {
     await db('rounds').where({ round_id: id }).update({ status: 'settled' });
     await expect(db('rounds').where({ round_id: id }).update({ status: 'credit_pending' })).rejects.toThrow(/final/);
     await expect(db('rounds').where({ round_id: id }).update({ payout: 5 })).rejects.toThrow(/final/);
-    await expect(db('rounds').where({ round_id: id }).delete()).rejects.toThrow(/final/);
+    await expect(db('rounds').where({ round_id: id }).delete()).rejects.toThrow(/final|never deleted/);
   });
 
   it("a round id is a UUIDv7 and its time is the round's: ids stay unique across the monthly partitions", async () => {
@@ -151,6 +151,57 @@ describe('database constraints', () => {
         .where({ idempotency_key: `${id}:debit` })
         .update({ callback_status: 'pending' }),
     ).rejects.toThrow(/cannot change/);
+  });
+
+  it('a callback belongs to a round that exists, a round to a seed pair that exists; neither is ever deleted or re-keyed (migration 20261129001000)', async () => {
+    const id = await round({ nonce: 5000 });
+    const cb = (roundId: string, at: Knex.Raw) =>
+      db('wallet_callbacks').insert({
+        round_created_at: at,
+        round_id: roundId,
+        operator_id: 'op',
+        player_ref: 'p',
+        operation: 'debit',
+        purpose: 'bet',
+        idempotency_key: `${roundId}:debit`,
+        amount: 10,
+        currency: 'USD',
+        method: 'POST',
+        path: '/wallet/debit',
+        url: 'x',
+        request_body: '{}',
+        request_body_enc: 'x',
+        callback_status: 'pending',
+      });
+    // no such round (an unknown id; a known id at another time)
+    const unknown = newRoundId();
+    await expect(cb(unknown, db.raw('gp_round_time(?)', [unknown]))).rejects.toThrow(/wallet_callbacks_round_id_foreign|does not exist/);
+    await expect(cb(id, db.raw("gp_round_time(?) - interval '1 ms'", [id]))).rejects.toThrow(/does not exist/);
+    await cb(id, db.raw('gp_round_time(?)', [id]));
+    // the round inserted by the same statement counts (the opening statement's CTEs)
+    const fresh = newRoundId();
+    const pair = (await db('seed_pairs').first('id')) as { id: number };
+    await db.raw(
+      `WITH r AS (INSERT INTO rounds (round_id, created_at, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status)
+         VALUES (?, gp_round_time(?), 'op', 'p', 's1', 'dice', 'USD', 10, 10, '{}', ?, 5001, 'c', 'debit_requested') RETURNING round_id, created_at)
+       INSERT INTO wallet_callbacks (round_created_at, round_id, operator_id, player_ref, operation, purpose, idempotency_key, amount, currency, method, path, url, request_body, request_body_enc, callback_status)
+         SELECT created_at, round_id, 'op', 'p', 'debit', 'bet', round_id || ':debit', 10, 'USD', 'POST', '/wallet/debit', 'x', '{}', 'x', 'pending' FROM r`,
+      [fresh, fresh, pair.id],
+    );
+    // a round's seed pair exists
+    await expect(round({ nonce: 5002, seed_pair_id: 987654321 })).rejects.toThrow(/rounds_seed_pair_id_foreign|does not exist/);
+    // nothing can take a referenced row away: no delete, no new key, no truncate
+    await expect(db('rounds').where({ round_id: id }).delete()).rejects.toThrow(/never deleted/);
+    await expect(db.raw(`DELETE FROM rounds_legacy`)).resolves.toBeTruthy(); // (empty: no row, no refusal)
+    await expect(
+      db('rounds')
+        .where({ round_id: id })
+        .update({ created_at: db.raw("created_at + interval '1 ms'") }),
+    ).rejects.toThrow(/never deleted|rounds_id_time/);
+    await expect(db('seed_pairs').where({ id: pair.id }).delete()).rejects.toThrow(/never deleted/);
+    await expect(db('seed_pairs').where({ id: pair.id }).update({ id: 987654322 })).rejects.toThrow(/never deleted/);
+    await expect(db.raw('TRUNCATE rounds CASCADE')).rejects.toThrow(/never deleted/);
+    await expect(db.raw('TRUNCATE seed_pairs CASCADE')).rejects.toThrow(/never deleted/);
   });
 
   it('one idempotency record per operator, session and key (its partition is its session start: migration 20261129100000)', async () => {
