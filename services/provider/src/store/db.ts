@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knexPkg from 'knex';
 import type { Knex } from 'knex';
+import { queryDescribedOnce } from './hot-statement.js';
 import { assertMigrated, migrate } from './migrate.js';
 
 const knex = knexPkg.knex ?? (knexPkg as unknown as typeof knexPkg.knex);
@@ -133,7 +134,7 @@ const numberedText = new Map<string, string>();
 /**
  * A hot statement as a named prepared statement, sent straight to the pg connection (knex's
  * query runner costs more CPU than the statement itself on the hot path): PostgreSQL parses and
- * plans it once per connection. `sql` uses `?` placeholders; `name` must identify its exact
+ * plans it once per connection, and describes its rows once per connection (hot-statement.ts). `sql` uses `?` placeholders; `name` must identify its exact
  * text. Inside a transaction, or on the embedded PGlite, it goes through knex as any statement.
  */
 export async function hotQuery(db: Queryable, name: string, sql: string, values: unknown[]): Promise<{ rows: unknown[] }> {
@@ -151,12 +152,12 @@ export async function hotQuery(db: Queryable, name: string, sql: string, values:
   }
   const connection = await client.acquireConnection();
   try {
-    return await connection.query({ name, text, values });
+    return await queryDescribedOnce(connection, { name, text, values });
   } finally {
     client.releaseConnection(connection);
   }
 }
 
 interface PgConnection {
-  query(q: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+  query(q: object): unknown;
 }
