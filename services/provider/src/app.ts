@@ -18,6 +18,7 @@ import { logTraceIds } from './infra/tracing.js';
 import { registerRoutes } from './http/routes/index.js';
 import { zodSerializerCompiler, zodValidatorCompiler, type AppInstance, type ZodTypeProvider } from './http/zod-provider.js';
 import { answerText, parseJson } from './infra/json.js';
+import { stdoutDestination } from './infra/log-destination.js';
 import { registerTenantShare } from './http/tenant-share.js';
 import { closeServices, createServices, type ServiceOptions, type Services } from './services.js';
 
@@ -85,6 +86,8 @@ function loggerOptions(config: Config, override: BuildOptions['logger']) {
         return { method: req.method, url: maskUrl(req.url) };
       },
     },
+    // standard output, one write per turn of the event loop (infra/log-destination.ts); a test's own stream replaces it
+    ...(typeof override === 'object' && 'stream' in override ? {} : { stream: stdoutDestination() }),
     ...(typeof override === 'object' ? override : {}),
   };
 }
