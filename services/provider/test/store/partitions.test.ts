@@ -10,6 +10,7 @@ import { roundSearchSql } from '../../src/rounds/round-store/reports.js';
 import { callbacksOfRound, getRoundWithContext } from '../../src/rounds/round-store/reads.js';
 import { callbackKeyOfRound, roundAt, roundAtValues } from '../../src/rounds/round-store/rows.js';
 import { oldestPendingAges } from '../../src/rounds/pending-age.js';
+import { pendingExtraDebitRollbacksQuery } from '../../src/rounds/round-store/work.js';
 import { createTestDatabase } from '../helpers/app.js';
 
 let db: Knex;
@@ -193,6 +194,25 @@ describe('monthly partitions of rounds and wallet callbacks', () => {
     // and without a range it still answers across every month (newest first)
     const all = await db.raw(`SELECT round_id FROM rounds WHERE operator_id = 'op' AND player_ref = 'p' ORDER BY created_at DESC, round_id DESC`);
     expect(all.rows.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("the retry job's look-up of extra debits' pending rollbacks uses their partial index even as a cached generic plan (never a scan of every callback)", async () => {
+    const native = pendingExtraDebitRollbacksQuery(db, { operatorId: 'op', playerRef: 'p', limit: 50 }).toSQL().toNative();
+    const text = await db.transaction(async (tx) => {
+      await tx.raw('SET LOCAL plan_cache_mode = force_generic_plan');
+      await tx.raw('SET LOCAL enable_seqscan = off');
+      await tx.raw(`PREPARE extra_rollbacks AS ${native.sql}`);
+      const args = native.bindings.map((b) => (typeof b === 'number' ? String(b) : `'${String(b)}'`)).join(', ');
+      const res = (await tx.raw(`EXPLAIN (COSTS OFF) EXECUTE extra_rollbacks(${args})`)) as { rows: { 'QUERY PLAN': string }[] };
+      await tx.raw('DEALLOCATE extra_rollbacks');
+      return res.rows.map((r) => r['QUERY PLAN']).join('\n');
+    });
+    if (process.env.SHOW_PLANS) console.log(text);
+    // every partition is read through the partial index of extra debits' rollbacks (its index on id)
+    expect(text).not.toMatch(/Seq Scan/);
+    const scans = [...text.matchAll(/Index Scan using (\S+) on (wallet_callbacks_\S+)/g)];
+    expect(scans.length).toBeGreaterThan(0);
+    for (const [, index, table] of scans) expect(index).toBe(`${table}_id_idx`);
   });
 
   it('the retry claim reads only the months that hold a round in flight', async () => {
