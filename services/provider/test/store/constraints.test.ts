@@ -218,6 +218,93 @@ describe('database constraints', () => {
     }
   });
 
+  it('every row rule of the three tables a bet writes holds, by its name, on insert and on update (one CHECK a table: migration 20261206000000)', async () => {
+    const refused = async (p: Promise<unknown>, rule: string) => {
+      const err = (await p.then(
+        () => null,
+        (e: unknown) => e,
+      )) as { code?: string; constraint?: string; message?: string } | null;
+      expect(err, rule).not.toBeNull();
+      expect({ code: err!.code, constraint: err!.constraint }).toEqual({ code: '23514', constraint: rule });
+      expect(err!.message).toContain(`violates check constraint "${rule}"`);
+    };
+    // rounds: each rule refused on insert, and on update of a row that kept them all
+    const id = await round({ nonce: 6000 });
+    const upd = (patch: Record<string, unknown>) => db('rounds').where({ round_id: id }).update(patch);
+    await refused(round({ nonce: 6001, created_at: db.raw("now() - interval '1 day'") }), 'rounds_id_time');
+    await refused(round({ nonce: 6002, status: 'paid' }), 'rounds_status_check');
+    await refused(upd({ status: 'paid' }), 'rounds_status_check');
+    await refused(round({ nonce: 6003, game_type: 'roulette' }), 'rounds_game_check');
+    await refused(upd({ game_type: 'roulette' }), 'rounds_game_check');
+    await refused(upd({ close_status: 'won' }), 'rounds_close_status_check');
+    await refused(upd({ total_staked: 5 }), 'rounds_amount_check');
+    await refused(round({ nonce: 6004, amount: -1, total_staked: 10 }), 'rounds_amount_check');
+    await refused(upd({ payout: -1 }), 'rounds_payout_check');
+    // what the rules allow still passes: NULLs where a CHECK lets them, a legacy (non-UUIDv7) id from before the partitions
+    await upd({ close_status: 'cashed_out', payout: 0, total_staked: 20 });
+    await upd({ close_status: null, payout: null });
+    await refused(round({ nonce: 6005, round_id: 'legacy-id', created_at: db.raw('now()') }), 'rounds_id_time');
+    await round({ nonce: 6006, round_id: 'legacy-id', created_at: db.raw("'2020-01-01'::timestamptz") });
+
+    // wallet callbacks
+    const cb = (extra: Record<string, unknown> = {}) =>
+      db('wallet_callbacks').insert({
+        round_created_at: db.raw('gp_round_time(?)', [id]),
+        round_id: id,
+        operator_id: 'op',
+        player_ref: 'p',
+        operation: 'debit',
+        purpose: 'bet',
+        idempotency_key: `${id}:debit`,
+        amount: 10,
+        currency: 'USD',
+        method: 'POST',
+        path: '/wallet/debit',
+        url: 'x',
+        request_body: '{}',
+        request_body_enc: 'x',
+        callback_status: 'pending',
+        ...extra,
+      });
+    await refused(cb({ operation: 'refund' }), 'wallet_callbacks_operation_check');
+    await refused(cb({ amount: 0 }), 'wallet_callbacks_amount_check');
+    await refused(cb({ debit_idempotency_key: `${id}:debit` }), 'wallet_callbacks_rollback_check');
+    await refused(cb({ operation: 'rollback', idempotency_key: `${id}:debit:rollback` }), 'wallet_callbacks_rollback_check');
+    await refused(cb({ callback_status: 'lost' }), 'wallet_callbacks_status_check');
+    await refused(cb({ idempotency_key: 'another-round:debit' }), 'wallet_callbacks_key_of_round');
+    await cb({ operation: 'credit', purpose: 'win', idempotency_key: `${id}:credit`, amount: 0 }); // a credit of 0: a lost bet
+    const credit = () => db('wallet_callbacks').where({ idempotency_key: `${id}:credit` });
+    await refused(credit().update({ callback_status: 'lost' }), 'wallet_callbacks_status_check');
+    await refused(credit().update({ amount: -1 }), 'wallet_callbacks_amount_check');
+
+    // idempotency records
+    const sessionId = newSessionId();
+    const rec = {
+      operator_id: 'op',
+      session_id: sessionId,
+      idempotency_key: 'rules',
+      request_hash: 'h',
+      session_at: db.raw('gp_session_time(?::text)', [sessionId]),
+    };
+    await refused(db('idempotency_records').insert({ ...rec, state: 'done' }), 'idempotency_records_state_check');
+    await refused(
+      db('idempotency_records').insert({ ...rec, session_at: db.raw("gp_session_time(?::text) + interval '1 ms'", [sessionId]) }),
+      'idempotency_records_session_time',
+    );
+    await db('idempotency_records').insert(rec);
+    await refused(db('idempotency_records').where({ session_id: sessionId }).update({ state: 'done' }), 'idempotency_records_state_check');
+
+    // one CHECK constraint a table: PostgreSQL prepares each again for every statement that writes the table
+    const checks = await db.raw(
+      `SELECT conrelid::regclass::text AS t, count(*)::int AS n FROM pg_constraint WHERE contype = 'c' AND conrelid IN ('rounds'::regclass, 'wallet_callbacks'::regclass, 'idempotency_records'::regclass) GROUP BY 1 ORDER BY 1`,
+    );
+    expect(checks.rows).toEqual([
+      { t: 'idempotency_records', n: 1 },
+      { t: 'rounds', n: 1 },
+      { t: 'wallet_callbacks', n: 1 },
+    ]);
+  });
+
   it('one current seed pair per player', async () => {
     await expect(db('seed_pairs').insert({ operator_id: 'op', player_ref: 'p', server_seed: 'x', server_seed_hash: 'y', client_seed: 'z' })).rejects.toThrow(
       /seed_pairs_one_current/,
