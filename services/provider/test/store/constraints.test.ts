@@ -198,6 +198,13 @@ describe('database constraints', () => {
         .where({ round_id: id })
         .update({ created_at: db.raw("created_at + interval '1 ms'") }),
     ).rejects.toThrow(/never deleted|rounds_id_time/);
+    // a new id with its own time keeps rounds_id_time: the trigger on the key columns refuses it (migration 20261206001000)
+    const other = newRoundId();
+    await expect(
+      db('rounds')
+        .where({ round_id: id })
+        .update({ round_id: other, created_at: db.raw('gp_round_time(?)', [other]) }),
+    ).rejects.toThrow(/never deleted or re-keyed/);
     await expect(db('seed_pairs').where({ id: pair.id }).delete()).rejects.toThrow(/never deleted/);
     await expect(db('seed_pairs').where({ id: pair.id }).update({ id: 987654322 })).rejects.toThrow(/never deleted/);
     await expect(db.raw('TRUNCATE rounds CASCADE')).rejects.toThrow(/never deleted/);

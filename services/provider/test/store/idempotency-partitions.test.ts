@@ -163,8 +163,16 @@ describe('idempotency records partitioned by the week their session began', () =
     const stmt = `WITH r AS (SELECT 1)${answer.sql} SELECT 1`;
     expect((await partitionsReadPrepared(stmt, answer.values)).read).toEqual([weekName(Date.now())]);
     // and through the partitioned table (a week this pod does not list yet): pruned when the generic plan starts
-    const parentSql = stmt.replace(`UPDATE ${weekName(Date.now())} `, 'UPDATE idempotency_records ');
-    const parent = await partitionsReadPrepared(parentSql, answer.values);
+    const viaParent = answerKeyCte(
+      db,
+      { claim: { operatorId: 'op', sessionId: s, key: 'look', requestHash: 'h' }, body: '{}', roundStatus: 'settled' },
+      {
+        records: 'idempotency_records',
+        tag: '',
+        named: false,
+      },
+    );
+    const parent = await partitionsReadPrepared(`WITH r AS (SELECT 1)${viaParent.sql} SELECT 1`, viaParent.values);
     expect(parent.removed).toBe(true);
     expect(parent.read).toEqual([weekName(Date.now())]);
     // and the claim's insert goes into that week by name

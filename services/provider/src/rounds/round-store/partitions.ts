@@ -48,10 +48,17 @@ export async function loadTimePartitions(db: Queryable): Promise<void> {
 }
 
 const V7 = /^([0-9a-f]{8})-([0-9a-f]{4})-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}(-[0-9a-f]{12})?$/;
-const PARENTS = { rounds: 'rounds', callbacks: 'wallet_callbacks', tag: '' };
+/** The tables a round's statements write (`named`: its month's partitions, where the round's id alone finds its rows: `roundAtIn`). */
+export interface RoundTables {
+  rounds: string;
+  callbacks: string;
+  tag: string;
+  named: boolean;
+}
+const PARENTS: RoundTables = { rounds: 'rounds', callbacks: 'wallet_callbacks', tag: '', named: false };
 
 /** The tables a round's statements write: its month's partitions, else the partitioned tables; `tag` names the month in prepared statements' names. */
-export function roundTables(db: Queryable, roundId: string): { rounds: string; callbacks: string; tag: string } {
+export function roundTables(db: Queryable, roundId: string): RoundTables {
   const k = known.get(keyOf(db));
   const m = V7.exec(roundId);
   if (!k || !m) return PARENTS;
@@ -62,7 +69,7 @@ export function roundTables(db: Queryable, roundId: string): { rounds: string; c
     return PARENTS;
   }
   const suffix = month.name.slice('rounds_'.length);
-  return { rounds: month.name, callbacks: `wallet_callbacks_${suffix}`, tag: `_${suffix}` };
+  return { rounds: month.name, callbacks: `wallet_callbacks_${suffix}`, tag: `_${suffix}`, named: true };
 }
 
 /** Reads the list again in the background, at most every 5 s (a partition made by another pod since). */
@@ -77,7 +84,13 @@ function reloadSoon(k: Known): void {
   }
 }
 
-const KEY_PARENT = { records: 'idempotency_records', tag: '' };
+/** The table a session's idempotency records are written in (`named`: its week's partition, where the key alone finds a record). */
+export interface KeyTable {
+  records: string;
+  tag: string;
+  named: boolean;
+}
+const KEY_PARENT: KeyTable = { records: 'idempotency_records', tag: '', named: false };
 
 /**
  * The table a session's idempotency records are written in: the week of the session's start (its
@@ -85,7 +98,7 @@ const KEY_PARENT = { records: 'idempotency_records', tag: '' };
  * UUIDv7 lives in the legacy partition; a week not listed yet). `tag` names the week in prepared
  * statements' names: a connection prepares a hot statement once a week, not once a day.
  */
-export function keyTable(db: Queryable, sessionId: string): { records: string; tag: string } {
+export function keyTable(db: Queryable, sessionId: string): KeyTable {
   const k = known.get(keyOf(db));
   const m = V7.exec(sessionId);
   if (!k || !m) return KEY_PARENT;
@@ -95,5 +108,5 @@ export function keyTable(db: Queryable, sessionId: string): { records: string; t
     reloadSoon(k);
     return KEY_PARENT;
   }
-  return { records: week.name, tag: `_k${week.name.slice('idempotency_records_'.length)}` };
+  return { records: week.name, tag: `_k${week.name.slice('idempotency_records_'.length)}`, named: true };
 }

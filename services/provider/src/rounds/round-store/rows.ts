@@ -262,6 +262,16 @@ export const roundAt = (column: string) => `${column} BETWEEN gp_round_lo(?::tex
 export const roundAtValues = (roundId: string) => [roundId, roundId];
 
 /**
+ * `AND roundAt(column)` for a statement on the partitioned tables; nothing for one that names the
+ * round's month itself (partitions.ts `roundTables`): there the round's id is the leading column of
+ * the key it is looked up by — rounds (round_id, created_at), callbacks (id, round_created_at) —
+ * and one id is one time (rounds_id_time), so the bound selects nothing more and would only cost
+ * two evaluations of gp_round_time's regular expression an execution.
+ */
+export const roundAtIn = (t: { named: boolean }, column: string, roundId: string): { sql: string; values: unknown[] } =>
+  t.named ? { sql: '', values: [] } : { sql: ` AND ${roundAt(column)}`, values: roundAtValues(roundId) };
+
+/**
  * The callbacks of a round, found by their key: every key begins with `<round id>:` (CHECK
  * wallet_callbacks_key_of_round) and sorts bytewise (the "C" collation, migration 20261129000000),
  * so "the keys from `<id>:` up to `<id>;`" is a range of the unique key's index, (idempotency_key,
@@ -320,28 +330,19 @@ export function resultCtes(
   callback: { id: string; roundId: string },
   r: CallbackResult,
   balance: BalanceReport | null,
-  table = 'wallet_callbacks',
+  tables: { callbacks: string; named: boolean } = { callbacks: 'wallet_callbacks', named: false },
 ): { sql: string; values: unknown[] } {
+  const at = roundAtIn(tables, 'round_created_at', callback.roundId);
   const sql = `cb AS (
-      UPDATE ${table} SET callback_status = ?, attempt_count = attempt_count + ?, status_code = ?, response_body = ?, error_code = ?, error_message = ?, casino_transaction_id = ?, updated_at = now()
-      WHERE id = ? AND ${roundAt('round_created_at')} AND callback_status = 'pending' RETURNING id
+      UPDATE ${tables.callbacks} SET callback_status = ?, attempt_count = attempt_count + ?, status_code = ?, response_body = ?, error_code = ?, error_message = ?, casino_transaction_id = ?, updated_at = now()
+      WHERE id = ?${at.sql} AND callback_status = 'pending' RETURNING id
     ), bal_known AS (
       UPDATE player_balances SET currency = ?, balance = ?, reported_at = now() WHERE operator_id = ? AND player_ref = ? AND ?::boolean RETURNING 1
     ), bal AS (
       INSERT INTO player_balances (operator_id, player_ref, currency, balance, reported_at) SELECT ?, ?, ?, ?, now() WHERE ?::boolean AND NOT EXISTS (SELECT 1 FROM bal_known)
       ON CONFLICT (operator_id, player_ref) DO UPDATE SET currency = EXCLUDED.currency, balance = EXCLUDED.balance, reported_at = EXCLUDED.reported_at
     )`;
-  const values: unknown[] = [
-    r.status,
-    r.attempts,
-    r.statusCode,
-    r.responseBody,
-    r.errorCode,
-    r.errorMessage,
-    r.casinoTransactionId,
-    callback.id,
-    ...roundAtValues(callback.roundId),
-  ];
+  const values: unknown[] = [r.status, r.attempts, r.statusCode, r.responseBody, r.errorCode, r.errorMessage, r.casinoTransactionId, callback.id, ...at.values];
   const b = {
     op: balance?.operatorId ?? '',
     player: balance?.playerRef ?? '',

@@ -13,6 +13,7 @@ import { hotQuery, type Queryable } from '../../store/db.js';
 import type { CloseStatus, RoundStatus } from '../round-status.js';
 import {
   roundAt,
+  roundAtIn,
   roundAtValues,
   type BalanceReport,
   type Callback,
@@ -30,7 +31,7 @@ import {
   roundFromRow,
   type RoundRow,
 } from './rows.js';
-import { keyTable, roundTables } from './partitions.js';
+import { keyTable, type KeyTable, roundTables } from './partitions.js';
 
 /**
  * The CTE `k` that claims a request's key (completed with its answer, when given), in the partition
@@ -57,15 +58,16 @@ export function claimKeyCte(db: Queryable, c: KeyClaim, answer?: { body: string;
   };
 }
 
-/** The CTE `k` that stores the answer of a key still in progress once the round `r` moved, in its session's partition. */
-export function answerKeyCte(db: Queryable, a: KeyAnswer): { sql: string; values: unknown[]; tag: string } {
-  const t = keyTable(db, a.claim.sessionId);
+/** The CTE `k` that stores the answer of a key still in progress once the round `r` moved, in its session's partition (`t`: where it is written). */
+export function answerKeyCte(db: Queryable, a: KeyAnswer, t: KeyTable = keyTable(db, a.claim.sessionId)): { sql: string; values: unknown[]; tag: string } {
+  // in the week's own partition the key finds the record (one session, one time: idempotency_records_session_time)
+  const at = t.named ? '' : ' AND session_at = gp_session_time(?::text)';
   return {
     sql: `, k AS (
       UPDATE ${t.records} SET state = 'completed', response_status = 200, response_body = ?::jsonb, response_round_status = ?, completed_at = now()
-      WHERE operator_id = ? AND session_id = ? AND idempotency_key = ? AND session_at = gp_session_time(?::text) AND state = 'in_progress' AND EXISTS (SELECT 1 FROM r)
+      WHERE operator_id = ? AND session_id = ? AND idempotency_key = ?${at} AND state = 'in_progress' AND EXISTS (SELECT 1 FROM r)
     )`,
-    values: [a.body, a.roundStatus, a.claim.operatorId, a.claim.sessionId, a.claim.key, a.claim.sessionId],
+    values: [a.body, a.roundStatus, a.claim.operatorId, a.claim.sessionId, a.claim.key, ...(t.named ? [] : [a.claim.sessionId])],
     tag: t.tag,
   };
 }
@@ -153,19 +155,14 @@ export async function advanceActiveRound(
   a: { roundId: string; version: number; state: unknown; totalStaked?: bigint; answer: KeyAnswer },
 ): Promise<Round | null> {
   const k = a.answer;
-  const values: unknown[] = [
-    JSON.stringify(a.state),
-    a.totalStaked === undefined ? null : a.totalStaked.toString(),
-    a.roundId,
-    ...roundAtValues(a.roundId),
-    a.version,
-  ];
+  const t = roundTables(db, a.roundId);
+  const at = roundAtIn(t, 'created_at', a.roundId);
+  const values: unknown[] = [JSON.stringify(a.state), a.totalStaked === undefined ? null : a.totalStaked.toString(), a.roundId, ...at.values, a.version];
   const claim = claimKeyCte(db, k.claim, k);
   values.push(...claim.values);
-  const t = roundTables(db, a.roundId);
   const sql = `WITH r AS (
       UPDATE ${t.rounds} SET state = ?::jsonb, total_staked = COALESCE(?::numeric, total_staked), version = version + 1, updated_at = now()
-      WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'active' AND version = ? RETURNING *
+      WHERE round_id = ?${at.sql} AND status = 'active' AND version = ? RETURNING *
     )${claim.sql}
     SELECT r.* FROM r`;
   const res = await hotQuery(db, `gp_advance_active${t.tag}${claim.tag}`, sql, values);
@@ -191,6 +188,8 @@ export async function closeRoundWithCredit(
   },
 ): Promise<{ round: Round; credit: Callback } | null> {
   const ch = c.change;
+  const t = roundTables(db, c.roundId);
+  const at = roundAtIn(t, 'created_at', c.roundId);
   const values: unknown[] = [
     JSON.stringify(ch.result),
     ch.state === undefined ? null : JSON.stringify(ch.state),
@@ -200,7 +199,7 @@ export async function closeRoundWithCredit(
     ch.totalStaked === undefined ? null : ch.totalStaked.toString(),
     ch.leaseUntil,
     c.roundId,
-    ...roundAtValues(c.roundId),
+    ...at.values,
     `{${c.from.join(',')}}`, // an array literal: statuses are plain words
   ];
   let version = '';
@@ -211,11 +210,10 @@ export async function closeRoundWithCredit(
   values.push(...callbackValues(c.credit));
   const claim = c.claim ? claimKeyCte(db, c.claim) : { sql: '', values: [], tag: '' };
   values.push(...claim.values);
-  const t = roundTables(db, c.roundId);
   const sql = `WITH r AS (
       UPDATE ${t.rounds} SET status = 'credit_pending', result = ?::jsonb, state = COALESCE(?::jsonb, state), multiplier = ?, payout = ?, close_status = ?,
         total_staked = COALESCE(?::numeric, total_staked), version = version + 1, lease_until = ?, updated_at = now()
-      WHERE round_id = ? AND ${roundAt('created_at')} AND status = ANY(?::text[])${version} RETURNING *
+      WHERE round_id = ?${at.sql} AND status = ANY(?::text[])${version} RETURNING *
     ), credit AS (${insertCallbackFrom('r', t.callbacks)})${claim.sql}
     SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
   const res = await hotQuery(db, `gp_close_with_credit${c.version !== undefined ? '_v' : ''}${c.claim ? '_claim' : ''}${t.tag}${claim.tag}`, sql, values);
@@ -236,12 +234,13 @@ export async function storeDebitAndActivate(
   c: { debitId: string; debitResult: CallbackResult; balance: BalanceReport | null; roundId: string; answer: KeyAnswer },
 ): Promise<Round | null> {
   const t = roundTables(db, c.roundId);
-  const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance, t.callbacks);
+  const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance, t);
+  const at = roundAtIn(t, 'created_at', c.roundId);
   const k = answerKeyCte(db, c.answer);
-  const values = [...head.values, c.roundId, ...roundAtValues(c.roundId), ...k.values];
+  const values = [...head.values, c.roundId, ...at.values, ...k.values];
   const sql = `WITH ${head.sql}, r AS (
       UPDATE ${t.rounds} SET status = 'active', lease_until = NULL, updated_at = now()
-      WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'debit_requested' RETURNING *
+      WHERE round_id = ?${at.sql} AND status = 'debit_requested' RETURNING *
     )${k.sql}
     SELECT r.* FROM r`;
   const res = await hotQuery(db, `gp_debit_and_activate${t.tag}${k.tag}`, sql, values);
@@ -362,7 +361,8 @@ export interface DebitConfirmedClose {
  */
 export async function storeDebitAndClose(db: Queryable, c: DebitConfirmedClose): Promise<{ round: Round; credit: Callback } | null> {
   const t = roundTables(db, c.roundId);
-  const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance, t.callbacks);
+  const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance, t);
+  const at = roundAtIn(t, 'created_at', c.roundId);
   const values = [...head.values];
   values.push(
     JSON.stringify(c.change.result),
@@ -371,12 +371,12 @@ export async function storeDebitAndClose(db: Queryable, c: DebitConfirmedClose):
     c.change.closeStatus,
     c.change.leaseUntil,
     c.roundId,
-    ...roundAtValues(c.roundId),
+    ...at.values,
   );
   values.push(...callbackValues(c.credit));
   const sql = `WITH ${head.sql}, r AS (
       UPDATE ${t.rounds} SET status = 'credit_pending', result = ?::jsonb, multiplier = ?, payout = ?, close_status = ?, version = version + 1, lease_until = ?, updated_at = now()
-      WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'debit_requested' RETURNING *
+      WHERE round_id = ?${at.sql} AND status = 'debit_requested' RETURNING *
     ), credit AS (${insertCallbackFrom('r', t.callbacks)})
     SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
   const res = await hotQuery(db, `gp_debit_and_close${t.tag}`, sql, values);
@@ -407,14 +407,15 @@ export interface CreditAnswered {
  */
 export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Promise<Round | null> {
   const t = roundTables(db, c.roundId);
-  const head = resultCtes({ id: c.creditId, roundId: c.roundId }, c.creditResult, c.balance, t.callbacks);
+  const head = resultCtes({ id: c.creditId, roundId: c.roundId }, c.creditResult, c.balance, t);
+  const at = roundAtIn(t, 'created_at', c.roundId);
   const values = [...head.values];
-  values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, c.roundId, ...roundAtValues(c.roundId));
+  values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, c.roundId, ...at.values);
   const answer = c.answer ? answerKeyCte(db, c.answer) : { sql: '', values: [], tag: '' };
   values.push(...answer.values);
   const sql = `WITH ${head.sql}, r AS (
       UPDATE ${t.rounds} SET status = CASE WHEN ? THEN close_status ELSE status END, settled_at = CASE WHEN ? THEN ?::timestamptz ELSE settled_at END, lease_until = ?, updated_at = now()
-      WHERE round_id = ? AND ${roundAt('created_at')} AND status = 'credit_pending' RETURNING *
+      WHERE round_id = ?${at.sql} AND status = 'credit_pending' RETURNING *
     )${answer.sql}
     SELECT r.* FROM r`;
   const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}${t.tag}${answer.tag}`, sql, values);
