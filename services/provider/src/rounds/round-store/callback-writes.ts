@@ -59,8 +59,8 @@ export async function recordCallbackResult(
   balance: BalanceReport | null = null,
 ): Promise<void> {
   const t = roundTables(db, callback.roundId);
-  const { sql, values } = resultCtes(callback, r, balance, t);
-  await hotQuery(db, `gp_callback_result${t.tag}`, `WITH ${sql} SELECT 1`, values);
+  const { sql, values, tag } = resultCtes(callback, r, balance, t);
+  await hotQuery(db, `gp_callback_result${tag}${t.tag}`, `WITH ${sql} SELECT 1`, values);
 }
 
 /**

@@ -325,31 +325,31 @@ export function callbackRecorded(c: NewCallback, row: { cb_id: string | number; 
  * player's balance, as CTEs: the known player's row updated in place, else inserted (ON CONFLICT for
  * a concurrent first answer). Not an upsert alone: `INSERT … ON CONFLICT DO UPDATE` locks the row it
  * updates, one more WAL record per answer (docs/performance.md "Issue 25: PostgreSQL writes per bet").
+ * Without a balance the statement has no balance CTEs at all (`tag` names the variant in prepared
+ * statements' names): each data-modifying CTE is a table PostgreSQL opens, with its indexes,
+ * constraints and triggers, for every execution, even when it writes nothing.
  */
 export function resultCtes(
   callback: { id: string; roundId: string },
   r: CallbackResult,
   balance: BalanceReport | null,
   tables: { callbacks: string; named: boolean } = { callbacks: 'wallet_callbacks', named: false },
-): { sql: string; values: unknown[] } {
+): { sql: string; values: unknown[]; tag: string } {
   const at = roundAtIn(tables, 'round_created_at', callback.roundId);
-  const sql = `cb AS (
+  const result = `cb AS (
       UPDATE ${tables.callbacks} SET callback_status = ?, attempt_count = attempt_count + ?, status_code = ?, response_body = ?, error_code = ?, error_message = ?, casino_transaction_id = ?, updated_at = now()
       WHERE id = ?${at.sql} AND callback_status = 'pending' RETURNING id
-    ), bal_known AS (
-      UPDATE player_balances SET currency = ?, balance = ?, reported_at = now() WHERE operator_id = ? AND player_ref = ? AND ?::boolean RETURNING 1
-    ), bal AS (
-      INSERT INTO player_balances (operator_id, player_ref, currency, balance, reported_at) SELECT ?, ?, ?, ?, now() WHERE ?::boolean AND NOT EXISTS (SELECT 1 FROM bal_known)
-      ON CONFLICT (operator_id, player_ref) DO UPDATE SET currency = EXCLUDED.currency, balance = EXCLUDED.balance, reported_at = EXCLUDED.reported_at
     )`;
   const values: unknown[] = [r.status, r.attempts, r.statusCode, r.responseBody, r.errorCode, r.errorMessage, r.casinoTransactionId, callback.id, ...at.values];
-  const b = {
-    op: balance?.operatorId ?? '',
-    player: balance?.playerRef ?? '',
-    currency: balance?.currency ?? 'USD',
-    amount: (balance?.balance ?? 0n).toString(),
-  };
-  values.push(b.currency, b.amount, b.op, b.player, balance !== null);
-  values.push(b.op, b.player, b.currency, b.amount, balance !== null);
-  return { sql, values };
+  if (balance === null) return { sql: result, values, tag: '' };
+  const sql = `${result}, bal_known AS (
+      UPDATE player_balances SET currency = ?, balance = ?, reported_at = now() WHERE operator_id = ? AND player_ref = ? RETURNING 1
+    ), bal AS (
+      INSERT INTO player_balances (operator_id, player_ref, currency, balance, reported_at) SELECT ?, ?, ?, ?, now() WHERE NOT EXISTS (SELECT 1 FROM bal_known)
+      ON CONFLICT (operator_id, player_ref) DO UPDATE SET currency = EXCLUDED.currency, balance = EXCLUDED.balance, reported_at = EXCLUDED.reported_at
+    )`;
+  const amount = balance.balance.toString();
+  values.push(balance.currency, amount, balance.operatorId, balance.playerRef);
+  values.push(balance.operatorId, balance.playerRef, balance.currency, amount);
+  return { sql, values, tag: '_bal' };
 }

@@ -243,7 +243,7 @@ export async function storeDebitAndActivate(
       WHERE round_id = ?${at.sql} AND status = 'debit_requested' RETURNING *
     )${k.sql}
     SELECT r.* FROM r`;
-  const res = await hotQuery(db, `gp_debit_and_activate${t.tag}${k.tag}`, sql, values);
+  const res = await hotQuery(db, `gp_debit_and_activate${head.tag}${t.tag}${k.tag}`, sql, values);
   const row = (res.rows as RoundRow[])[0];
   return row ? roundFromRow(row) : null;
 }
@@ -379,7 +379,7 @@ export async function storeDebitAndClose(db: Queryable, c: DebitConfirmedClose):
       WHERE round_id = ?${at.sql} AND status = 'debit_requested' RETURNING *
     ), credit AS (${insertCallbackFrom('r', t.callbacks)})
     SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
-  const res = await hotQuery(db, `gp_debit_and_close${t.tag}`, sql, values);
+  const res = await hotQuery(db, `gp_debit_and_close${head.tag}${t.tag}`, sql, values);
   const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date })[])[0];
   if (!row) return null;
   const round = roundFromRow(row);
@@ -418,7 +418,7 @@ export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Pr
       WHERE round_id = ?${at.sql} AND status = 'credit_pending' RETURNING *
     )${answer.sql}
     SELECT r.* FROM r`;
-  const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}${t.tag}${answer.tag}`, sql, values);
+  const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}${head.tag}${t.tag}${answer.tag}`, sql, values);
   const row = (res.rows as RoundRow[])[0];
   return row ? roundFromRow(row) : null;
 }
