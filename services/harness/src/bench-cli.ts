@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * npm run bench [-- --quick] [--scenarios dice-1,dice-64,mixed,mines,blackjack,retries,pipeline,floor,scale,big,first-start] [--big-rounds 10000000]
+ * npm run bench [-- --quick] [--scenarios dice-1,dice-64,mixed,mines,blackjack,retries,pipeline,floor,scale,big,first-start] [--big-rounds 10000000] [--big-settle 90]
  *               [--players 64] [--duration 20] [--warmup 5] [--log-level info] [--cpu-prof DIR] [--markdown FILE]
  * PostgreSQL: TEST_DATABASE_URL (a fresh database is made and dropped). Ports: HARNESS_PORT_BASE
  * (default 3400: casino 3400, providers 3401+, pipeline 3405), Redis HARNESS_REDIS_PORT_BASE (6394).
@@ -23,12 +23,13 @@ const { values } = parseArgs({
     'cpu-prof': { type: 'string' },
     markdown: { type: 'string' },
     'big-rounds': { type: 'string', default: '10000000' },
+    'big-settle': { type: 'string', default: '90' },
     help: { type: 'boolean', default: false },
   },
 });
 if (values.help) {
   console.log(
-    `npm run bench -- [--quick] [--scenarios ${SCENARIOS.join(',')}] [--players 64] [--duration S] [--warmup S] [--log-level info] [--cpu-prof DIR] [--markdown FILE] [--big-rounds N]` +
+    `npm run bench -- [--quick] [--scenarios ${SCENARIOS.join(',')}] [--players 64] [--duration S] [--warmup S] [--log-level info] [--cpu-prof DIR] [--markdown FILE] [--big-rounds N] [--big-settle S]` +
       '\n(big is run only when named: it loads --big-rounds settled rounds first)',
   );
   process.exit(0);
@@ -44,6 +45,7 @@ const report = await runBench({
   warmupS: Number(values.warmup ?? (values.quick ? 2 : 5)),
   logLevel: values['log-level'],
   bigRounds: Number(values['big-rounds']),
+  bigSettleS: Number(values['big-settle']),
   ...(values['cpu-prof'] ? { cpuProf: values['cpu-prof'] } : {}),
   print: (line) => console.log(line),
 });

@@ -46,6 +46,8 @@ export interface BenchOptions {
   logLevel: string;
   /** Settled rounds the `big` scenario loads first (10,000,000). */
   bigRounds?: number;
+  /** Seconds the `big` scenario waits after its load, vacuum and checkpoint before it measures (90). */
+  bigSettleS?: number;
   print: (line: string) => void;
 }
 
@@ -470,6 +472,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
         const settle = performance.now();
         await vacuumAndCheckpoint(w.db.url);
         print(`  vacuumed, analysed and checkpointed in ${((performance.now() - settle) / 1000).toFixed(0)} s, as a database that has held them for months`);
+        // and the machine left alone a while: writing gigabytes leaves the kernel and the VM's disk
+        // busy for a minute or more (measured at once, a 1 M-round run grew CPU a bet 22–40 %; after
+        // 90 s, −5 %: docs/performance.md "the fifth session")
+        const settleS = opts.bigSettleS ?? 90;
+        print(`  letting the machine settle for ${settleS} s`);
+        await sleep(settleS * 1000);
         const res = await run({
           name: `big: dice ×${n}`,
           what: `dice bets on a database holding ${rounds.toLocaleString('en')} settled rounds`,
