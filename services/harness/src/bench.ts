@@ -474,7 +474,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
         print(`  vacuumed, analysed and checkpointed in ${((performance.now() - settle) / 1000).toFixed(0)} s, as a database that has held them for months`);
         // and the machine left alone a while: writing gigabytes leaves the kernel and the VM's disk
         // busy for a minute or more (measured at once, a 1 M-round run grew CPU a bet 22–40 %; after
-        // 90 s, −5 %: docs/performance.md "the fifth session")
+        // 90 s, −5 %: docs/performance.md "A million rounds loaded, on this code")
         const settleS = opts.bigSettleS ?? 90;
         print(`  letting the machine settle for ${settleS} s`);
         await sleep(settleS * 1000);
