@@ -3,6 +3,7 @@ import knexPkg, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newRoundId, newSessionId } from '../../src/infra/random.js';
 import { createTestDatabase } from '../helpers/app.js';
+import { insertCallbackRow } from '../helpers/callback-rows.js';
 
 let db: Knex;
 let drop: () => Promise<void>;
@@ -115,24 +116,7 @@ describe('database constraints', () => {
   it('one callback per idempotency key, one credit per round, one rollback per debit', async () => {
     const id = await round({ nonce: 4000 });
     const cb = (key: string, operation: string, extra: Record<string, unknown> = {}) =>
-      db('wallet_callbacks').insert({
-        round_created_at: db.raw('gp_round_time(?)', [id]),
-        round_id: id,
-        operator_id: 'op',
-        player_ref: 'p',
-        operation,
-        purpose: 'bet',
-        idempotency_key: key,
-        amount: 10,
-        currency: 'USD',
-        method: 'POST',
-        path: `/wallet/${operation}`,
-        url: 'x',
-        request_body: '{}',
-        request_body_enc: 'x',
-        callback_status: 'pending',
-        ...extra,
-      });
+      insertCallbackRow(db, id, { operation, idempotency_key: key, ...extra });
     await cb(`${id}:debit`, 'debit');
     await expect(cb(`${id}:debit`, 'debit')).rejects.toThrow(/unique/i);
     // a round's one credit and a debit's one rollback: their keys are fixed (migration 20261206002000), so the unique key refuses a second
@@ -156,24 +140,7 @@ describe('database constraints', () => {
 
   it('a callback belongs to a round that exists, a round to a seed pair that exists; neither is ever deleted or re-keyed (migration 20261129001000)', async () => {
     const id = await round({ nonce: 5000 });
-    const cb = (roundId: string, at: Knex.Raw) =>
-      db('wallet_callbacks').insert({
-        round_created_at: at,
-        round_id: roundId,
-        operator_id: 'op',
-        player_ref: 'p',
-        operation: 'debit',
-        purpose: 'bet',
-        idempotency_key: `${roundId}:debit`,
-        amount: 10,
-        currency: 'USD',
-        method: 'POST',
-        path: '/wallet/debit',
-        url: 'x',
-        request_body: '{}',
-        request_body_enc: 'x',
-        callback_status: 'pending',
-      });
+    const cb = (roundId: string, at: Knex.Raw) => insertCallbackRow(db, roundId, { round_created_at: at });
     // no such round (an unknown id; a known id at another time)
     const unknown = newRoundId();
     await expect(cb(unknown, db.raw('gp_round_time(?)', [unknown]))).rejects.toThrow(/wallet_callbacks_round_id_foreign|does not exist/);
@@ -255,25 +222,7 @@ describe('database constraints', () => {
     await round({ nonce: 6006, round_id: 'legacy-id', created_at: db.raw("'2020-01-01'::timestamptz") });
 
     // wallet callbacks
-    const cb = (extra: Record<string, unknown> = {}) =>
-      db('wallet_callbacks').insert({
-        round_created_at: db.raw('gp_round_time(?)', [id]),
-        round_id: id,
-        operator_id: 'op',
-        player_ref: 'p',
-        operation: 'debit',
-        purpose: 'bet',
-        idempotency_key: `${id}:debit`,
-        amount: 10,
-        currency: 'USD',
-        method: 'POST',
-        path: '/wallet/debit',
-        url: 'x',
-        request_body: '{}',
-        request_body_enc: 'x',
-        callback_status: 'pending',
-        ...extra,
-      });
+    const cb = (extra: Record<string, unknown> = {}) => insertCallbackRow(db, id, extra);
     await refused(cb({ operation: 'refund' }), 'wallet_callbacks_operation_check');
     await refused(cb({ amount: 0 }), 'wallet_callbacks_amount_check');
     await refused(cb({ debit_idempotency_key: `${id}:debit` }), 'wallet_callbacks_rollback_check');

@@ -12,6 +12,7 @@ import { callbackKeyOfRound, roundAt, roundAtValues } from '../../src/rounds/rou
 import { oldestPendingAges } from '../../src/rounds/pending-age.js';
 import { pendingExtraDebitRollbacksQuery } from '../../src/rounds/round-store/work.js';
 import { createTestDatabase } from '../helpers/app.js';
+import { insertCallbackRow } from '../helpers/callback-rows.js';
 
 let db: Knex;
 let drop: () => Promise<void>;
@@ -70,23 +71,7 @@ async function round(at: Date, status = 'settled'): Promise<string> {
     client_seed: 'c',
     status,
   });
-  await db('wallet_callbacks').insert({
-    round_created_at: db.raw('gp_round_time(?)', [id]),
-    round_id: id,
-    operator_id: 'op',
-    player_ref: 'p',
-    operation: 'debit',
-    purpose: 'bet',
-    idempotency_key: `${id}:debit`,
-    amount: 10,
-    currency: 'USD',
-    method: 'POST',
-    path: '/wallet/debit',
-    url: 'x',
-    request_body: '{}',
-    request_body_enc: 'x',
-    callback_status: 'succeeded',
-  });
+  await insertCallbackRow(db, id, { callback_status: 'succeeded' });
   return id;
 }
 
