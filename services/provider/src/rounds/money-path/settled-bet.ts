@@ -75,7 +75,7 @@ export async function settleOpenedBet(
     debitId: debit.id,
     debitResult: a.result,
     balance: null, // written with the credit's answer (above)
-    roundId: round.roundId,
+    round,
     change: { ...settled, closeStatus: 'settled', leaseUntil: leaseUntil(deps.config) },
     credit,
   });
@@ -119,7 +119,7 @@ export async function creditAndFinish<A>(
     creditId: credit.id,
     creditResult: a.result,
     balance: a.balance ?? unstored,
-    roundId: round.roundId,
+    round,
     confirmed,
     settledAt: now,
     leaseUntil: null,

@@ -1,7 +1,7 @@
 /**
  * The shapes of `rounds` and `wallet_callbacks` rows and the pieces of SQL the statements of
  * writes.ts share (a callback's columns, an attempt's result with the player's balance). Every SQL
- * statement on `rounds` and `wallet_callbacks` is in this folder: writes.ts (the hot path),
+ * statement on `rounds` and `wallet_callbacks` is in this folder: writes.ts and round-opening.ts (the hot path),
  * reads.ts, work.ts (what the retry job claims) and reports.ts (the console's and the
  * reconciliation's queries).
  */

@@ -4,12 +4,14 @@
  * never apply one step twice, and the database refuses to change a final round (migrations/
  * trigger). A settled bet is three statements, each its own transaction (data-modifying CTEs run
  * together and atomically): open (nonce + round + debit recorded + the request's idempotency
- * key), then once the debit is confirmed (its result + the player's balance + the result fixed +
+ * key: round-opening.ts), then once the debit is confirmed (its result + the player's balance + the result fixed +
  * the credit recorded), then once the credit is answered (its result + the balance + the final
  * status + the request's stored answer). Every rule the separate statements held still holds: the
- * same conditional updates, the same unique keys, the same triggers.
+ * same conditional updates, the same unique keys, the same triggers. A statement returns only what
+ * it decides (a version, a status, the database's times); the rest of the round is what the caller
+ * holds and the statement wrote (docs/performance.md "the sixth session").
  */
-import { hotQuery, type Queryable } from '../../store/db.js';
+import { hotQuery, type Queryable, toIso } from '../../store/db.js';
 import type { CloseStatus, RoundStatus } from '../round-status.js';
 import {
   roundAt,
@@ -25,7 +27,6 @@ import {
   type KeyClaim,
   multiplierToColumn,
   type NewCallback,
-  type NewRound,
   resultCtes,
   type Round,
   roundFromRow,
@@ -248,106 +249,12 @@ export async function storeDebitAndActivate(
   return row ? roundFromRow(row) : null;
 }
 
-/**
- * How a round's stake is paid: its debit, recorded in the opening statement (the round opens
- * `debit_requested`; the debit is sent next), or one of the player's free bets of a campaign (issue
- * 17; the caller's transaction has used it): no debit, ever; the round opens `active` with its dealt
- * state, or, a settled game, `credit_pending` with its result fixed and its one credit recorded.
- */
-export type OpeningFunding =
-  | { kind: 'debit'; debit: NewCallback }
-  | { kind: 'free-bet'; campaignId: string; settled?: { result: unknown; multiplier4: bigint; payout: bigint; credit: NewCallback } };
-
-export interface OpenRound {
-  round: Omit<NewRound, 'seedPairId' | 'nonce' | 'clientSeed' | 'leaseUntil'> & { leaseUntil: Date | null };
-  funding: OpeningFunding;
-  /** a new client seed for the pair (CONTRACT.md §9), else the pair's */
-  clientSeed: string | undefined;
-  claim: KeyClaim | null;
-  /** The state or outcome was computed from this pair at this nonce; the statement applies only if it is still the next one. */
-  expect?: { seedPairId: string; nonce: bigint };
-}
-
-/**
- * Opens a round in one statement, paid or free: takes the nonce of the player's current seed pair,
- * inserts the round (`funding` above) with its callback (the debit, or a settled free bet's
- * credit) and claims the request's idempotency key. Null when the player has no current pair (or,
- * with `expect`, when the nonce moved on): nothing was written. A unique violation (the key taken,
- * a second open round) aborts the whole statement.
- */
-export async function insertOpenRound(
-  db: Queryable,
-  o: OpenRound,
-): Promise<{ round: Round; callback: Callback | null; serverSeed: string; serverSeedHash: string } | null> {
-  const r = o.round;
-  const f = o.funding;
-  const settled = f.kind === 'free-bet' ? f.settled : undefined;
-  const callback = f.kind === 'debit' ? f.debit : settled?.credit;
-  const values: unknown[] = [o.clientSeed ?? null, r.operatorId, r.playerRef];
-  let guard = '';
-  if (o.expect) {
-    guard = ' AND id = ? AND next_nonce = ?';
-    values.push(o.expect.seedPairId, o.expect.nonce.toString());
-  }
-  const status = f.kind === 'debit' ? 'debit_requested' : settled ? 'credit_pending' : 'active';
-  values.push(
-    r.roundId,
-    r.roundId,
-    r.operatorId,
-    r.playerRef,
-    r.sessionId,
-    r.gameType,
-    r.currency,
-    r.amount.toString(),
-    r.amount.toString(),
-    JSON.stringify(r.params),
-  );
-  values.push(status, r.state === undefined ? null : JSON.stringify(r.state));
-  values.push(
-    settled ? JSON.stringify(settled.result) : null,
-    settled ? multiplierToColumn(settled.multiplier4) : null,
-    settled ? settled.payout.toString() : null,
-    settled ? 'settled' : null,
-  );
-  values.push(r.leaseUntil, f.kind === 'free-bet' ? f.campaignId : null);
-  const t = roundTables(db, r.roundId);
-  let cb = '';
-  if (callback) {
-    cb = `, cb AS (${insertCallbackFrom('r', t.callbacks)})`;
-    values.push(...callbackValues(callback));
-  }
-  const claim = o.claim ? claimKeyCte(db, o.claim) : { sql: '', values: [], tag: '' };
-  values.push(...claim.values);
-  const sql = `WITH pair AS (
-      UPDATE seed_pairs SET next_nonce = next_nonce + 1, client_seed = COALESCE(?::text, client_seed)
-      WHERE operator_id = ? AND player_ref = ? AND NOT revealed${guard}
-      RETURNING id, next_nonce - 1 AS nonce, client_seed, server_seed, server_seed_hash
-    ), r AS (
-      INSERT INTO ${t.rounds} (round_id, created_at, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status, state, result, multiplier, payout, close_status, lease_until, free_bet_campaign_id)
-      SELECT ?, gp_round_time(?::text), ?, ?, ?, ?, ?, ?, ?, ?::jsonb, pair.id, pair.nonce, pair.client_seed, ?, ?::jsonb, ?::jsonb, ?::numeric, ?::numeric, ?, ?::timestamptz, ? FROM pair
-      RETURNING *
-    )${cb}${claim.sql}
-    SELECT r.*, ${callback ? 'cb.id AS cb_id, cb.created_at AS cb_created_at, cb.updated_at AS cb_updated_at, ' : ''}pair.server_seed AS pair_server_seed, pair.server_seed_hash AS pair_server_seed_hash
-    FROM r, pair${callback ? ', cb' : ''}`;
-  const name = `gp_open_round${f.kind === 'debit' ? '' : settled ? '_free_settled' : '_free'}${o.expect ? '_dealt' : ''}${o.claim ? '_claim' : ''}${t.tag}${claim.tag}`;
-  const res = await hotQuery(db, name, sql, values);
-  const row = (
-    res.rows as (RoundRow & { cb_id?: string; cb_created_at?: Date; cb_updated_at?: Date; pair_server_seed: string; pair_server_seed_hash: string })[]
-  )[0];
-  if (!row) return null;
-  const round = roundFromRow(row);
-  const recorded =
-    callback && row.cb_id !== undefined
-      ? callbackRecorded({ ...callback, roundId: round.roundId }, { cb_id: row.cb_id, cb_created_at: row.cb_created_at!, cb_updated_at: row.cb_updated_at! })
-      : null;
-  return { round, callback: recorded, serverSeed: row.pair_server_seed, serverSeedHash: row.pair_server_seed_hash };
-}
-
 export interface DebitConfirmedClose {
   debitId: string;
   debitResult: CallbackResult;
   balance: BalanceReport | null;
-  roundId: string;
+  /** the round as the opening statement answered it (still `debit_requested`) */
+  round: Round;
   /** the fixed result, as `closeRound` writes it */
   change: { result: unknown; multiplier4: bigint; payout: bigint; closeStatus: CloseStatus; leaseUntil: Date };
   credit: NewCallback;
@@ -360,37 +267,43 @@ export interface DebitConfirmedClose {
  * over): only the debit's result was stored.
  */
 export async function storeDebitAndClose(db: Queryable, c: DebitConfirmedClose): Promise<{ round: Round; credit: Callback } | null> {
-  const t = roundTables(db, c.roundId);
-  const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance, t);
-  const at = roundAtIn(t, 'created_at', c.roundId);
+  const roundId = c.round.roundId;
+  const t = roundTables(db, roundId);
+  const head = resultCtes({ id: c.debitId, roundId }, c.debitResult, c.balance, t);
+  const at = roundAtIn(t, 'created_at', roundId);
+  const result = JSON.stringify(c.change.result);
   const values = [...head.values];
-  values.push(
-    JSON.stringify(c.change.result),
-    multiplierToColumn(c.change.multiplier4),
-    c.change.payout.toString(),
-    c.change.closeStatus,
-    c.change.leaseUntil,
-    c.roundId,
-    ...at.values,
-  );
+  values.push(result, multiplierToColumn(c.change.multiplier4), c.change.payout.toString(), c.change.closeStatus, c.change.leaseUntil, roundId, ...at.values);
   values.push(...callbackValues(c.credit));
+  // RETURNING only what the statement decides (the version, the time): the rest is what was written
   const sql = `WITH ${head.sql}, r AS (
       UPDATE ${t.rounds} SET status = 'credit_pending', result = ?::jsonb, multiplier = ?, payout = ?, close_status = ?, version = version + 1, lease_until = ?, updated_at = now()
-      WHERE round_id = ?${at.sql} AND status = 'debit_requested' RETURNING *
+      WHERE round_id = ?${at.sql} AND status = 'debit_requested' RETURNING round_id, created_at, version, updated_at
     ), credit AS (${insertCallbackFrom('r', t.callbacks)})
-    SELECT r.*, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
+    SELECT r.version, r.updated_at, credit.id AS cb_id, credit.created_at AS cb_created_at, credit.updated_at AS cb_updated_at FROM r, credit`;
   const res = await hotQuery(db, `gp_debit_and_close${head.tag}${t.tag}`, sql, values);
-  const row = (res.rows as (RoundRow & { cb_id: string; cb_created_at: Date; cb_updated_at: Date })[])[0];
+  const row = (res.rows as (Pick<RoundRow, 'version' | 'updated_at'> & { cb_id: string; cb_created_at: Date; cb_updated_at: Date })[])[0];
   if (!row) return null;
-  const round = roundFromRow(row);
-  return { round, credit: callbackRecorded({ ...c.credit, roundId: round.roundId }, row) };
+  const round: Round = {
+    ...c.round,
+    status: 'credit_pending',
+    result: JSON.parse(result) as unknown,
+    multiplier4: c.change.multiplier4,
+    payout: c.change.payout,
+    closeStatus: c.change.closeStatus,
+    version: row.version,
+    leaseUntil: toIso(c.change.leaseUntil),
+    updatedAt: toIso(row.updated_at),
+  };
+  return { round, credit: callbackRecorded({ ...c.credit, roundId }, row) };
 }
 
 export interface CreditAnswered {
   creditId: string;
   creditResult: CallbackResult;
   balance: BalanceReport | null;
-  roundId: string;
+  /** the round as the statement that recorded the credit left it (`credit_pending`) */
+  round: Round;
   /** the credit was confirmed: the round takes its close status at `settledAt` */
   confirmed: boolean;
   settledAt: Date;
@@ -406,19 +319,28 @@ export interface CreditAnswered {
  * the round was no longer `credit_pending`: only the credit's result was stored.
  */
 export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Promise<Round | null> {
-  const t = roundTables(db, c.roundId);
-  const head = resultCtes({ id: c.creditId, roundId: c.roundId }, c.creditResult, c.balance, t);
-  const at = roundAtIn(t, 'created_at', c.roundId);
+  const roundId = c.round.roundId;
+  const t = roundTables(db, roundId);
+  const head = resultCtes({ id: c.creditId, roundId }, c.creditResult, c.balance, t);
+  const at = roundAtIn(t, 'created_at', roundId);
   const values = [...head.values];
-  values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, c.roundId, ...at.values);
+  values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, roundId, ...at.values);
   const answer = c.answer ? answerKeyCte(db, c.answer) : { sql: '', values: [], tag: '' };
   values.push(...answer.values);
+  // RETURNING only what the statement decides (the status, the times): the rest is the round as it was
   const sql = `WITH ${head.sql}, r AS (
       UPDATE ${t.rounds} SET status = CASE WHEN ? THEN close_status ELSE status END, settled_at = CASE WHEN ? THEN ?::timestamptz ELSE settled_at END, lease_until = ?, updated_at = now()
-      WHERE round_id = ?${at.sql} AND status = 'credit_pending' RETURNING *
+      WHERE round_id = ?${at.sql} AND status = 'credit_pending' RETURNING status, settled_at, updated_at
     )${answer.sql}
     SELECT r.* FROM r`;
   const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}${head.tag}${t.tag}${answer.tag}`, sql, values);
-  const row = (res.rows as RoundRow[])[0];
-  return row ? roundFromRow(row) : null;
+  const row = (res.rows as Pick<RoundRow, 'status' | 'settled_at' | 'updated_at'>[])[0];
+  if (!row) return null;
+  return {
+    ...c.round,
+    status: row.status,
+    settledAt: row.settled_at === null ? null : toIso(row.settled_at),
+    leaseUntil: c.leaseUntil === null ? null : toIso(c.leaseUntil),
+    updatedAt: toIso(row.updated_at),
+  };
 }
