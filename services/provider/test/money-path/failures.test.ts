@@ -335,3 +335,20 @@ describe('the wallet circuit of an operator (wallet-client.ts)', () => {
     expect((await w.bet(c, 'dice', 1, { target: 50, direction: 'over' })).status).toBe(200);
   });
 });
+
+describe("the player's latest balance (CONTRACT.md §12)", () => {
+  it('a bet of a player whose balance row is missing writes it with the credit’s balance (the statement only updates; settled-bet.ts writes it when it found none)', async () => {
+    const player = await w.player('fail-balance', { balance: '50' });
+    const row = () => w.t.services.db('player_balances').where({ operator_id: 'op-fail', player_ref: 'fail-balance' }).first('balance');
+    expect(await row()).toEqual({ balance: '5000' }); // the launch wrote it
+    await w.t.services.db('player_balances').where({ operator_id: 'op-fail', player_ref: 'fail-balance' }).del();
+    const res = await w.bet(player, 'dice', 1, { target: 50, direction: 'over' });
+    expect(res.status).toBe(200);
+    expect(res.body.roundStatus).toBe('settled');
+    expect(await row()).toEqual({ balance: String(w.balance(player)) });
+    // and the next bet finds the row and updates it in place
+    const next = await w.bet(player, 'dice', 1, { target: 50, direction: 'over' });
+    expect(next.body.roundStatus).toBe('settled');
+    expect(await row()).toEqual({ balance: String(w.balance(player)) });
+  });
+});

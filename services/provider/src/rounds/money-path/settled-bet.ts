@@ -115,16 +115,19 @@ export async function creditAndFinish<A>(
     leaseUntil: null,
   };
   const answer = answerOf(after, afterAttempt(credit, a), a.balance?.balance ?? null);
-  const stored = await storeCreditAndFinish(deps.db, {
+  const balance = a.balance ?? unstored;
+  const { round: stored, balanceStored } = await storeCreditAndFinish(deps.db, {
     creditId: credit.id,
     creditResult: a.result,
-    balance: a.balance ?? unstored,
+    balance,
     round,
     confirmed,
     settledAt: now,
     leaseUntil: null,
     answer: { claim, body: stringifyAnswer(answer as object), roundStatus: after.status },
   });
+  // the player's balance row was not there (a player whose launch wrote none): written now
+  if (!balanceStored && balance) await rememberBalance(deps.db, balance);
   if (!stored) return null;
   deps.onStatus?.(stored);
   return { answer, round: stored };

@@ -328,12 +328,18 @@ export function callbackRecorded(c: NewCallback, row: { cb_id: string | number; 
  * Without a balance the statement has no balance CTEs at all (`tag` names the variant in prepared
  * statements' names): each data-modifying CTE is a table PostgreSQL opens, with its indexes,
  * constraints and triggers, for every execution, even when it writes nothing.
+ *
+ * `balanceRow: 'update'`: the player's row is only updated (CTE `bal`, one row when it was there);
+ * the caller reads `(SELECT count(*) FROM bal)` and writes the balance on its own when it was not
+ * (`rememberBalance`). A session's launch writes the row (validate-session's balance), so a bet's
+ * answer finds it: one table a statement fewer than the insert-when-missing pair.
  */
 export function resultCtes(
   callback: { id: string; roundId: string },
   r: CallbackResult,
   balance: BalanceReport | null,
   tables: { callbacks: string; named: boolean } = { callbacks: 'wallet_callbacks', named: false },
+  balanceRow: 'upsert' | 'update' = 'upsert',
 ): { sql: string; values: unknown[]; tag: string } {
   const at = roundAtIn(tables, 'round_created_at', callback.roundId);
   const result = `cb AS (
@@ -342,6 +348,16 @@ export function resultCtes(
     )`;
   const values: unknown[] = [r.status, r.attempts, r.statusCode, r.responseBody, r.errorCode, r.errorMessage, r.casinoTransactionId, callback.id, ...at.values];
   if (balance === null) return { sql: result, values, tag: '' };
+  if (balanceRow === 'update') {
+    values.push(balance.currency, balance.balance.toString(), balance.operatorId, balance.playerRef);
+    return {
+      sql: `${result}, bal AS (
+      UPDATE player_balances SET currency = ?, balance = ?, reported_at = now() WHERE operator_id = ? AND player_ref = ? RETURNING 1
+    )`,
+      values,
+      tag: '_balu',
+    };
+  }
   const sql = `${result}, bal_known AS (
       UPDATE player_balances SET currency = ?, balance = ?, reported_at = now() WHERE operator_id = ? AND player_ref = ? RETURNING 1
     ), bal AS (

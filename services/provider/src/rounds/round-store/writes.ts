@@ -315,32 +315,39 @@ export interface CreditAnswered {
 /**
  * Once the credit of a round is answered, in one statement: its result and the player's balance
  * stored; confirmed → the round's close status (`settled`, `cashed_out`, `busted`), else it stays
- * `credit_pending` with its lease ended; and the request's answer stored with its key. Null when
- * the round was no longer `credit_pending`: only the credit's result was stored.
+ * `credit_pending` with its lease ended; and the request's answer stored with its key. `round` null
+ * when the round was no longer `credit_pending`: only the credit's result (and the balance) was
+ * stored. `balanceStored` false: the answer's balance found no row of the player to update (the
+ * caller writes it: `rememberBalance`).
  */
-export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Promise<Round | null> {
+export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Promise<{ round: Round | null; balanceStored: boolean }> {
   const roundId = c.round.roundId;
   const t = roundTables(db, roundId);
-  const head = resultCtes({ id: c.creditId, roundId }, c.creditResult, c.balance, t);
+  const head = resultCtes({ id: c.creditId, roundId }, c.creditResult, c.balance, t, 'update');
   const at = roundAtIn(t, 'created_at', roundId);
   const values = [...head.values];
   values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, roundId, ...at.values);
   const answer = c.answer ? answerKeyCte(db, c.answer) : { sql: '', values: [], tag: '' };
   values.push(...answer.values);
-  // RETURNING only what the statement decides (the status, the times): the rest is the round as it was
+  // RETURNING only what the statement decides (the status, the times): the rest is the round as it
+  // was. One row whether or not the round moved on: it says whether the player's balance row was there.
   const sql = `WITH ${head.sql}, r AS (
       UPDATE ${t.rounds} SET status = CASE WHEN ? THEN close_status ELSE status END, settled_at = CASE WHEN ? THEN ?::timestamptz ELSE settled_at END, lease_until = ?, updated_at = now()
       WHERE round_id = ?${at.sql} AND status = 'credit_pending' RETURNING status, settled_at, updated_at
     )${answer.sql}
-    SELECT r.* FROM r`;
+    SELECT r.status, r.settled_at, r.updated_at${c.balance ? ', (SELECT count(*) FROM bal)::int AS bal_n' : ''} FROM (SELECT 1) AS one LEFT JOIN r ON true`;
   const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}${head.tag}${t.tag}${answer.tag}`, sql, values);
-  const row = (res.rows as Pick<RoundRow, 'status' | 'settled_at' | 'updated_at'>[])[0];
-  if (!row) return null;
+  const row = (res.rows as (Pick<RoundRow, 'settled_at'> & { status: RoundRow['status'] | null; updated_at: Date | string | null; bal_n?: number })[])[0]!;
+  const balanceStored = !c.balance || row.bal_n === 1;
+  if (row.status === null || row.updated_at === null) return { round: null, balanceStored };
   return {
-    ...c.round,
-    status: row.status,
-    settledAt: row.settled_at === null ? null : toIso(row.settled_at),
-    leaseUntil: c.leaseUntil === null ? null : toIso(c.leaseUntil),
-    updatedAt: toIso(row.updated_at),
+    round: {
+      ...c.round,
+      status: row.status,
+      settledAt: row.settled_at === null ? null : toIso(row.settled_at),
+      leaseUntil: c.leaseUntil === null ? null : toIso(c.leaseUntil),
+      updatedAt: toIso(row.updated_at),
+    },
+    balanceStored,
   };
 }
