@@ -341,6 +341,12 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
         operators: [BENCH_OPERATOR, PIPE_OPERATOR],
         logLevel: opts.logLevel,
         ...(opts.cpuProf ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProf}`] } : {}),
+        // The big scenario's history keeps its idempotency records (an operator keeping them a year):
+        // under the default 7 days the provider's retention pass deletes the 10 million loaded ones,
+        // 90–180 days old, while the bets are measured — a backlog a running service never has
+        // (it purges every pass), which made the three-commit pipeline beside it 3.7× dearer in
+        // PostgreSQL CPU (2026-12-06 09:18 UTC, docs/performance.md "the sixth session").
+        ...(opts.scenarios.includes('big') ? { env: { IDEMPOTENCY_RETENTION_HOURS: String(366 * 24) } } : {}),
       });
       print(
         `world: database ${world.db.name}, Redis ${world.redis.url}, casino ${world.casinoProcess.url}, provider ${world.providers[0]!.url} (node ${PROVIDER_NODE_ARGS.join(' ') || 'without flags'}, as the image runs it); logs in ${world.logDir}`,
