@@ -27,9 +27,9 @@ export interface BigLoadOptions {
  * The rounds of the batch just inserted ($1 seed pair, $2–$3 nonces, $4 operator, $5 rounds in all),
  * found by the operator's time index (rounds_operator_created_desc): their times are the batch's
  * slice of the 90 days (`now()` is the transaction's, the same for the three inserts of a batch;
- * a UUIDv7 keeps the millisecond, rounded: the bounds are 1 ms wider, the nonces keep the batch). Selected by seed pair and nonce
- * alone, each batch read every round loaded before it (no index has them): quadratic, 85 minutes
- * for 10 million.
+ * a UUIDv7 keeps the millisecond, rounded: the bounds are 1 ms wider, the nonces keep the batch).
+ * Selected by seed pair and nonce alone, each batch read every round loaded before it (no index has
+ * them): quadratic, 85 minutes for 10 million.
  */
 const BATCH_ROUNDS = `r.operator_id = $4
            AND r.created_at BETWEEN now() - interval '180 days' + interval '90 days' * ($2::float8 / $5::float8) - interval '1 ms'
