@@ -348,24 +348,15 @@ export function resultCtes(
     )`;
   const values: unknown[] = [r.status, r.attempts, r.statusCode, r.responseBody, r.errorCode, r.errorMessage, r.casinoTransactionId, callback.id, ...at.values];
   if (balance === null) return { sql: result, values, tag: '' };
-  if (balanceRow === 'update') {
-    values.push(balance.currency, balance.balance.toString(), balance.operatorId, balance.playerRef);
-    return {
-      sql: `${result}, bal AS (
-      UPDATE player_balances SET currency = ?, balance = ?, reported_at = now() WHERE operator_id = ? AND player_ref = ? RETURNING 1
-    )`,
-      values,
-      tag: '_balu',
-    };
-  }
-  const sql = `${result}, bal_known AS (
-      UPDATE player_balances SET currency = ?, balance = ?, reported_at = now() WHERE operator_id = ? AND player_ref = ? RETURNING 1
-    ), bal AS (
+  // the player's known row updated in place (both variants); its values first
+  const amount = balance.balance.toString();
+  const update = 'UPDATE player_balances SET currency = ?, balance = ?, reported_at = now() WHERE operator_id = ? AND player_ref = ? RETURNING 1';
+  values.push(balance.currency, amount, balance.operatorId, balance.playerRef);
+  if (balanceRow === 'update') return { sql: `${result}, bal AS (${update})`, values, tag: '_balu' };
+  const sql = `${result}, bal_known AS (${update}), bal AS (
       INSERT INTO player_balances (operator_id, player_ref, currency, balance, reported_at) SELECT ?, ?, ?, ?, now() WHERE NOT EXISTS (SELECT 1 FROM bal_known)
       ON CONFLICT (operator_id, player_ref) DO UPDATE SET currency = EXCLUDED.currency, balance = EXCLUDED.balance, reported_at = EXCLUDED.reported_at
     )`;
-  const amount = balance.balance.toString();
-  values.push(balance.currency, amount, balance.operatorId, balance.playerRef);
   values.push(balance.operatorId, balance.playerRef, balance.currency, amount);
   return { sql, values, tag: '_bal' };
 }

@@ -337,9 +337,9 @@ export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Pr
     )${answer.sql}
     SELECT r.status, r.settled_at, r.updated_at${c.balance ? ', (SELECT count(*) FROM bal)::int AS bal_n' : ''} FROM (SELECT 1) AS one LEFT JOIN r ON true`;
   const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}${head.tag}${t.tag}${answer.tag}`, sql, values);
-  const row = (res.rows as (Pick<RoundRow, 'settled_at'> & { status: RoundRow['status'] | null; updated_at: Date | string | null; bal_n?: number })[])[0]!;
+  const row = (res.rows as (Pick<RoundRow, 'settled_at' | 'updated_at'> & { status: RoundRow['status'] | null; bal_n?: number })[])[0]!;
   const balanceStored = !c.balance || row.bal_n === 1;
-  if (row.status === null || row.updated_at === null) return { round: null, balanceStored };
+  if (row.status === null) return { round: null, balanceStored };
   return {
     round: {
       ...c.round,
