@@ -249,6 +249,8 @@ describe('Mines autobet and the random tile (defect 8)', () => {
       const tile = JSON.parse(reveal.request().postData() ?? '{}').tile as number;
       expect(tile).toBeGreaterThanOrEqual(0);
       expect(tile).toBeLessThan(25);
+      // the answer arrives before the page has drawn it: wait for the tile to turn, not for the response
+      await page.locator(`[data-testid=tile-${tile}][data-state=gem], [data-testid=tile-${tile}][data-state=boom]`).waitFor({ timeout: 10_000 });
       expect(await page.locator(`[data-testid=tile-${tile}]`).getAttribute('data-state')).toMatch(/gem|boom/);
       expectNoProblems(page);
       await page.close();
