@@ -188,8 +188,8 @@ async function replay<T>(db: Db, run: IdempotentRun<T>, first: IdempotencyRecord
  * recorded its extra debit, so at the same database time) answer `error` from now on: the action
  * did not happen.
  */
-export async function completeInterruptedKeys(db: Queryable, debit: Pick<Callback, 'id' | 'roundId'>, error: AppError): Promise<void> {
-  for (const scope of await keysClaimedWithCallback(db, debit.roundId, debit.id)) {
+export async function completeInterruptedKeys(db: Queryable, debit: Pick<Callback, 'idempotencyKey' | 'roundId'>, error: AppError): Promise<void> {
+  for (const scope of await keysClaimedWithCallback(db, debit.roundId, debit.idempotencyKey)) {
     await completeKey(db, scope, { status: error.statusCode, body: errorBody(error), roundStatus: 'active' });
   }
 }

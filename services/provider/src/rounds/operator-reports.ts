@@ -11,6 +11,7 @@ import { toBigInt, toIso, type Queryable } from '../store/db.js';
 import { playerRoundRows } from './round-store/recall.js';
 import { everyOperator } from './round-store/reports.js';
 import { confirmedAwardsByDay } from './promotions/award-store.js';
+import { decodeCursor, encodeCursor } from './page-cursor.js';
 
 /** A report spans at most this many days (bounded work per request). */
 export const MAX_REPORT_DAYS = 366;
@@ -27,17 +28,6 @@ export function reportRange(from: string | undefined, to: string | undefined): R
   if (!(start < end)) throw new AppError('VALIDATION_ERROR', 'from must be before to');
   if (end.getTime() - start.getTime() > MAX_REPORT_DAYS * 86_400_000) throw new AppError('VALIDATION_ERROR', `a report spans at most ${MAX_REPORT_DAYS} days`);
   return { from: start.toISOString(), to: end.toISOString() };
-}
-
-const encode = (v: unknown[]) => Buffer.from(JSON.stringify(v)).toString('base64url');
-function decode(cursor: string, length: number): string[] {
-  try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(v) && v.length === length && v.every((x) => typeof x === 'string')) return v as string[];
-  } catch {
-    // falls through
-  }
-  throw new AppError('VALIDATION_ERROR', 'cursor is not one this route answered');
 }
 
 export interface GgrQuery extends ReportRange {
@@ -97,7 +87,7 @@ export async function ggrReport(
   if (q.operatorId) query.where('operator_id', q.operatorId);
   else query.whereRaw(everyOperator('operator_id'));
   if (q.cursor) {
-    const [day, op, game, currency] = decode(q.cursor, 4) as [string, string, string, string];
+    const [day, op, game, currency] = decodeCursor(q.cursor, 4) as [string, string, string, string];
     query.havingRaw(`(${key} < ?) OR (${key} = ? AND (operator_id, game_type, currency) > (?, ?, ?))`, [day, day, op, game, currency]);
   }
   const rows = (await query) as {
@@ -140,7 +130,7 @@ export async function ggrReport(
         ggr: m(stakes - payouts - free - rollbacks),
       };
     }),
-    nextCursor: rows.length > q.limit && last ? encode([last.day, last.operator_id, last.game_type, last.currency]) : null,
+    nextCursor: rows.length > q.limit && last ? encodeCursor([last.day, last.operator_id, last.game_type, last.currency]) : null,
   };
 }
 
@@ -168,7 +158,7 @@ export interface RecallRow {
 
 /** A player's rounds, newest first (game recall: what was played, with its result). */
 export async function playerRounds(db: Queryable, q: PlayerRoundsQuery): Promise<{ rounds: RecallRow[]; nextCursor: string | null }> {
-  const rows = await playerRoundRows(db, q, q.cursor ? (decode(q.cursor, 2) as [string, string]) : null);
+  const rows = await playerRoundRows(db, q, q.cursor ? (decodeCursor(q.cursor, 2) as [string, string]) : null);
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
   return {
@@ -187,7 +177,7 @@ export async function playerRounds(db: Queryable, q: PlayerRoundsQuery): Promise
       createdAt: toIso(r.created_at),
       settledAt: r.settled_at === null ? null : toIso(r.settled_at),
     })),
-    nextCursor: rows.length > q.limit && last ? encode([toIso(last.created_at), last.round_id]) : null,
+    nextCursor: rows.length > q.limit && last ? encodeCursor([toIso(last.created_at), last.round_id]) : null,
   };
 }
 

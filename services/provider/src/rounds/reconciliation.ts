@@ -1,12 +1,15 @@
 /**
  * GET /api/reconciliation (SPEC.md "Reconciliation rows", CONTRACT.md §7 and §12): one row per
  * debit, credit and rollback callback (credit_pending / rollback_pending while unconfirmed),
- * from the `reconciliation_rows` view, newest first, with cursor pagination.
+ * from the `reconciliation_rows` view, newest first (by the callback's time, then its id), with
+ * cursor pagination.
  */
 import { type CurrencyCode, amountJson } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import { toBigInt, toIso, type Queryable } from '../store/db.js';
-import { callbackTotals, everyOperator } from './round-store/reports.js';
+import type { Knex } from 'knex';
+import { callbackTotals } from './round-store/reports.js';
+import { decodeCursor, encodeCursor } from './page-cursor.js';
 import { awardRows, awardTotals } from './promotions/award-store.js';
 
 export const RECONCILIATION_TYPES = ['debit', 'credit', 'rollback', 'credit_pending', 'rollback_pending'] as const;
@@ -45,25 +48,16 @@ interface Row {
   free_bet_campaign_id?: string | null;
 }
 
+/** A row's time as PostgreSQL writes it (`created_at::text`, microseconds and offset): the cursor's first half. */
+const DB_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
+
 export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) {
   if (q.promo) return promoRows(db, q);
-  const query = db<Row>('reconciliation_rows')
-    .orderBy('id', 'desc')
-    .limit(q.limit + 1);
-  if (q.operatorId) query.where('operator_id', q.operatorId);
-  if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
-  if (!q.operatorId && !q.operatorIds && (q.from || q.to)) query.whereRaw(everyOperator('operator_id'));
-  if (q.status) query.where('status', q.status);
-  if (q.type) query.where('type', q.type);
-  if (q.freeBet === true) query.whereNotNull('free_bet_campaign_id');
-  if (q.freeBet === false) query.whereNull('free_bet_campaign_id');
-  if (q.from) query.where('created_at', '>=', q.from);
-  if (q.to) query.where('created_at', '<', q.to);
-  if (q.cursor) {
-    if (!/^\d{1,18}$/.test(q.cursor)) throw new AppError('VALIDATION_ERROR', 'cursor is not valid');
-    query.where('id', '<', q.cursor);
-  }
-  const rows = await query;
+  const after = q.cursor ? (decodeCursor(q.cursor, 2) as [string, string]) : null;
+  if (after && !(DB_TIME.test(after[0]) && /^\d{1,18}$/.test(after[1]))) throw new AppError('VALIDATION_ERROR', 'cursor is not valid');
+  const query = reconciliationRowsQuery(db, q, after);
+  if (!query) return { rows: [], nextCursor: null };
+  const rows = (await query) as (Row & { created_at_text: string })[];
   const page = rows.slice(0, q.limit);
   return {
     rows: page.map((r) => ({
@@ -81,8 +75,57 @@ export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) 
       // a free-bet round's callbacks say so (docs/free-bets.md); paid rows are as before
       ...(r.free_bet_campaign_id ? { freeBet: true as const, campaignId: r.free_bet_campaign_id } : {}),
     })),
-    nextCursor: rows.length > q.limit ? String(page[page.length - 1]!.id) : null,
+    nextCursor: rows.length > q.limit ? encodeCursor([page[page.length - 1]!.created_at_text, String(page[page.length - 1]!.id)]) : null,
   };
+}
+
+/**
+ * The statement of a page of rows after `after` (the last row's `created_at::text` and id; null:
+ * the first page), or null when the caller may see no operator. Newest first by (created_at, id),
+ * one operator at a time through the callbacks' (operator_id, created_at) index: the callbacks have
+ * no index on id (migration 20261206004000), and an index scan gives rows in order for one operator
+ * only. Several operators (a staff member's profiles, or every operator): each one's page, merged —
+ * at most (limit + 1) rows read per operator, never a sort of the history.
+ */
+export function reconciliationRowsQuery(db: Queryable, q: ReconciliationQuery, after: [string, string] | null): Knex.QueryBuilder | null {
+  const onePage = (operator: Knex.Raw | string) => {
+    const query = db<Row>('reconciliation_rows')
+      .select('*', db.raw('created_at::text AS created_at_text'))
+      .where('operator_id', operator)
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(q.limit + 1);
+    if (q.status) query.where('status', q.status);
+    if (q.type) query.where('type', q.type);
+    if (q.freeBet === true) query.whereNotNull('free_bet_campaign_id');
+    if (q.freeBet === false) query.whereNull('free_bet_campaign_id');
+    if (q.from) query.where('created_at', '>=', q.from);
+    if (q.to) query.where('created_at', '<', q.to);
+    if (after) query.where('created_at', '<=', after[0]).whereRaw('(created_at, id) < (?::timestamptz, ?::bigint)', [after[0], after[1]]);
+    return query;
+  };
+  let query: Knex.QueryBuilder;
+  if (q.operatorId) {
+    query = onePage(q.operatorId);
+    if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
+  } else {
+    if (q.operatorIds?.length === 0) return null;
+    const operators = q.operatorIds
+      ? db.raw(`(VALUES ${q.operatorIds.map(() => '(?)').join(', ')}) AS o (operator_id)`, q.operatorIds)
+      : db.raw('(SELECT operator_id FROM operators) AS o');
+    query = db
+      .select('v.*')
+      .from(operators)
+      .crossJoin(db.raw('LATERAL ? AS v', [onePage(db.raw('o.operator_id'))]))
+      .orderBy([
+        { column: 'v.created_at', order: 'desc' },
+        { column: 'v.id', order: 'desc' },
+      ])
+      .limit(q.limit + 1);
+  }
+  return query;
 }
 
 /**

@@ -213,3 +213,40 @@ describe('a casino backend signing with its operator secret (CONTRACT.md §6)', 
     expect(rows.filter((r) => r.type.endsWith('_pending'))).toEqual([]);
   });
 });
+
+describe('pages by time, then id (the callbacks have no index on id: migration 20261206004000)', () => {
+  it("pages every operator's rows once each, newest first, callbacks of the same time in both operators", async () => {
+    // three times for all the callbacks of the world: most rows share their time with others, of
+    // either operator, so the page boundaries fall inside a time and the id decides
+    const db = w.t.services.db;
+    await db.raw(`UPDATE wallet_callbacks SET created_at = now() - interval '1 hour' + (id % 3) * interval '1 millisecond'`);
+    const all = rowsOf(await w.call('GET', '/api/reconciliation?limit=500', undefined, adminHeaders));
+    const stored = await db('wallet_callbacks').count<{ n: string }[]>({ n: '*' });
+    expect(all).toHaveLength(Number(stored[0]!.n));
+    const times = all.map((r) => Date.parse(r.createdAt));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+    expect(new Set(times).size).toBe(3);
+    for (const query of ['', '&operatorId=op-r1', '&type=debit']) {
+      const expected = query === '&operatorId=op-r1' ? all.filter((r) => r.operatorId === 'op-r1') : query ? all.filter((r) => r.type === 'debit') : all;
+      const paged: Row[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const res = await w.call('GET', `/api/reconciliation?limit=2${query}${cursor ? `&cursor=${cursor}` : ''}`, undefined, adminHeaders);
+        expect(res.status, res.text).toBe(200);
+        paged.push(...rowsOf(res));
+        cursor = (res.body as { nextCursor: string | null }).nextCursor;
+        pages += 1;
+      } while (cursor && pages < 50);
+      expect(paged, query).toEqual(expected);
+    }
+  });
+
+  it('a cursor is opaque: a callback id (the cursor before) or anything not answered is VALIDATION_ERROR', async () => {
+    for (const cursor of ['12', 'abc', Buffer.from('["x","1"]').toString('base64url'), Buffer.from('["2026-12-06 10:00:00+00","1e3"]').toString('base64url')]) {
+      const res = await w.call('GET', `/api/reconciliation?cursor=${cursor}`, undefined, adminHeaders);
+      expect(res.status, cursor).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_ERROR');
+    }
+  });
+});

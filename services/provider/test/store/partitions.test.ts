@@ -11,6 +11,7 @@ import { callbacksOfRound, getRoundWithContext } from '../../src/rounds/round-st
 import { callbackKeyOfRound, roundAt, roundAtValues } from '../../src/rounds/round-store/rows.js';
 import { oldestPendingAges } from '../../src/rounds/pending-age.js';
 import { pendingExtraDebitRollbacksQuery } from '../../src/rounds/round-store/work.js';
+import { reconciliationRowsQuery } from '../../src/rounds/reconciliation.js';
 import { createTestDatabase } from '../helpers/app.js';
 import { insertCallbackRow } from '../helpers/callback-rows.js';
 
@@ -126,10 +127,13 @@ describe('monthly partitions of rounds and wallet callbacks', () => {
     expect(await partitionsRead(`SELECT * FROM rounds WHERE round_id = ? AND ${roundAt('created_at')}`, [id, ...roundAtValues(id)])).toEqual([
       `rounds_${month(now)}`,
     ]);
-    // the callback's result by id (resultCtes) and a callback by its key (getCallback)
-    expect(await partitionsRead(`UPDATE wallet_callbacks SET updated_at = now() WHERE id = 1 AND ${roundAt('round_created_at')}`, roundAtValues(id))).toEqual([
-      `wallet_callbacks_${month(now)}`,
-    ]);
+    // the callback's result by its key (resultCtes) and a callback by its key (getCallback)
+    expect(
+      await partitionsRead(`UPDATE wallet_callbacks SET updated_at = now() WHERE idempotency_key = ? AND ${roundAt('round_created_at')}`, [
+        `${id}:debit`,
+        ...roundAtValues(id),
+      ]),
+    ).toEqual([`wallet_callbacks_${month(now)}`]);
     expect(
       await partitionsRead(`SELECT * FROM wallet_callbacks WHERE idempotency_key = ? AND ${roundAt('round_created_at')}`, [
         `${id}:debit`,
@@ -179,6 +183,30 @@ describe('monthly partitions of rounds and wallet callbacks', () => {
     // and without a range it still answers across every month (newest first)
     const all = await db.raw(`SELECT round_id FROM rounds WHERE operator_id = 'op' AND player_ref = 'p' ORDER BY created_at DESC, round_id DESC`);
     expect(all.rows.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("the reconciliation pages read each operator's callbacks in their (operator_id, created_at) index's order: no sort of the history (no index on id)", async () => {
+    await round(now);
+    await round(nextMonth);
+    const after: [string, string] = [`${now.getUTCFullYear() + 1}-01-01 00:00:00+00`, '1'];
+    // one operator (a casino's signed request), a staff member's profiles, every operator; a first page and a later one
+    for (const q of [{ operatorId: 'op' }, { operatorIds: ['op', 'op-none'] }, {}]) {
+      for (const cursor of [null, after]) {
+        const s = reconciliationRowsQuery(db, { ...q, limit: 50 }, cursor)!.toSQL();
+        const plan = await planOf({ sql: s.sql, bindings: s.bindings as Knex.Value[] }, ['enable_seqscan = off']);
+        const label = JSON.stringify([q, cursor]);
+        expect(plan, label).toMatch(/Index Scan Backward using wallet_callbacks_\d{4}_\d{2}_operator_id_created_at_idx/);
+        expect(plan, label).not.toMatch(/Seq Scan on wallet_callbacks/);
+        // each operator's page: the months merged by time, ties (the same microsecond) ordered by id as they come
+        expect(plan, label).toMatch(/Incremental Sort[\s\S]*Presorted Key: c\.created_at/);
+        // the callbacks are never sorted whole: besides the incremental sorts, at most the merge of the operators' pages
+        expect((plan.match(/(?<!Incremental )Sort\n|(?<!Incremental )Sort \(|-> {2}Sort\b/g) ?? []).length, label).toBeLessThanOrEqual(q.operatorId ? 0 : 1);
+      }
+    }
+    // what the pages answer: every callback once
+    const rows = (await reconciliationRowsQuery(db, { limit: 500 }, null)!) as { idempotency_key: string }[];
+    const stored = await db('wallet_callbacks').pluck('idempotency_key');
+    expect(rows.map((r) => r.idempotency_key).sort()).toEqual([...stored].sort());
   });
 
   it("the retry job's look-up of extra debits' pending rollbacks uses their partial index even as a cached generic plan (never a scan of every callback)", async () => {

@@ -14,7 +14,7 @@ const query = z.object({
   to: queryTime.optional(),
   cursor: z
     .string()
-    .regex(/^[0-9]{1,18}$/, 'must be a cursor this route answered')
+    .regex(/^[A-Za-z0-9_-]{1,400}$/, 'must be a cursor this route answered')
     .optional(),
   limit: queryInt(1, 500, 100),
   /** `true`: only callbacks of free-bet rounds; `false`: only paid ones (docs/free-bets.md) */

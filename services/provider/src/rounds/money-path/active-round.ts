@@ -44,7 +44,7 @@ export async function debitAndActivate<A>(
   const after: Round = { ...round, status: 'active', leaseUntil: null };
   const answer = await answerOf(after, afterAttempt(debit, a), a.balance?.balance ?? null);
   const active = await storeDebitAndActivate(deps.db, {
-    debitId: debit.id,
+    debitKey: debit.idempotencyKey,
     debitResult: a.result,
     balance: a.balance,
     roundId: round.roundId,

@@ -118,7 +118,7 @@ export async function resendExtraDebitRollback(deps: MoneyDeps, operator: Operat
 
 /** An extra debit a stopped worker sent without storing its answer: unknown, so marked unanswered (to be rolled back). */
 export async function markExtraDebitUnanswered(deps: MoneyDeps, debit: Callback): Promise<Callback> {
-  await markCallbackUnanswered(deps.db, debit.id);
+  await markCallbackUnanswered(deps.db, debit);
   return (await getCallback(deps.db, debit.idempotencyKey)) ?? debit;
 }
 

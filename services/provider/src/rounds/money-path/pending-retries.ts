@@ -19,7 +19,7 @@ import { creditKey, debitKey, type MoneyDeps, recordCallback, rollbackBody, roll
  */
 export async function rollbackUnansweredDebit(deps: MoneyDeps, operator: OperatorWithSecret, round: Round): Promise<RoundStatus> {
   const debit = await getCallback(deps.db, debitKey(round.roundId));
-  if (debit?.callbackStatus === 'pending') await markCallbackUnanswered(deps.db, debit.id);
+  if (debit?.callbackStatus === 'pending') await markCallbackUnanswered(deps.db, debit);
   const error = new AppError('CASINO_TIMEOUT', 'the debit was not confirmed before the worker stopped');
   return rollbackRound(deps, operator, round, ['debit_requested'], 'debit not confirmed', error);
 }

@@ -72,7 +72,7 @@ export async function settleOpenedBet(
     body: creditBody(round, settled.payout, launchToken),
   });
   const closed = await storeDebitAndClose(deps.db, {
-    debitId: debit.id,
+    debitKey: debit.idempotencyKey,
     debitResult: a.result,
     balance: null, // written with the credit's answer (above)
     round,
@@ -117,7 +117,7 @@ export async function creditAndFinish<A>(
   const answer = answerOf(after, afterAttempt(credit, a), a.balance?.balance ?? null);
   const balance = a.balance ?? unstored;
   const { round: stored, balanceStored } = await storeCreditAndFinish(deps.db, {
-    creditId: credit.id,
+    creditKey: credit.idempotencyKey,
     creditResult: a.result,
     balance,
     round,

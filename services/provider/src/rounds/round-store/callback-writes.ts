@@ -54,7 +54,7 @@ export async function insertCallback(db: Queryable, c: NewCallback): Promise<Cal
  */
 export async function recordCallbackResult(
   db: Queryable,
-  callback: { id: string; roundId: string },
+  callback: { idempotencyKey: string; roundId: string },
   r: CallbackResult,
   balance: BalanceReport | null = null,
 ): Promise<void> {
@@ -67,8 +67,9 @@ export async function recordCallbackResult(
  * A debit a worker sent but whose answer it never stored (it stopped): its fate is unknown, so it
  * is recorded as failed with CASINO_TIMEOUT, and the money path rolls it back.
  */
-export async function markCallbackUnanswered(db: Queryable, id: string): Promise<void> {
+export async function markCallbackUnanswered(db: Queryable, callback: { idempotencyKey: string; roundId: string }): Promise<void> {
   await db('wallet_callbacks')
-    .where({ id, callback_status: 'pending' })
+    .where({ idempotency_key: callback.idempotencyKey, callback_status: 'pending' })
+    .whereRaw(roundAt('round_created_at'), roundAtValues(callback.roundId))
     .update({ callback_status: 'failed', error_code: 'CASINO_TIMEOUT', error_message: 'no answer recorded: the worker stopped', updated_at: db.fn.now() });
 }

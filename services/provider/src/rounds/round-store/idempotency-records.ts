@@ -88,13 +88,13 @@ export async function findKeyRecord(db: Queryable, scope: KeyScope): Promise<Ide
 
 /**
  * The keys still in progress that were claimed at the same database time as the extra debit
- * `callbackId` of `roundId`. Rare (a worker stopped mid extra debit): the request's session may be
+ * `callbackKey` of `roundId`. Rare (a worker stopped mid extra debit): the request's session may be
  * another than the round's, so every partition is read.
  */
-export async function keysClaimedWithCallback(db: Queryable, roundId: string, callbackId: string): Promise<KeyScope[]> {
+export async function keysClaimedWithCallback(db: Queryable, roundId: string, callbackKey: string): Promise<KeyScope[]> {
   const records: { operator_id: string; session_id: string; idempotency_key: string; request_hash: string }[] = await db('idempotency_records')
     .where({ round_id: roundId, state: 'in_progress' })
-    .andWhere('created_at', '=', callbackCreatedAt(db, callbackId))
+    .andWhere('created_at', '=', callbackCreatedAt(db, callbackKey))
     .select('operator_id', 'session_id', 'idempotency_key', 'request_hash');
   return records.map((r) => ({ operatorId: r.operator_id, sessionId: r.session_id, key: r.idempotency_key, requestHash: r.request_hash }));
 }

@@ -133,6 +133,7 @@ export async function callbacksOfRound(db: Queryable, roundId: string): Promise<
 }
 
 /** The exact database time a callback was recorded (a subquery: no precision lost on the way). */
-export function callbackCreatedAt(db: Queryable, id: string): Knex.QueryBuilder {
-  return db('wallet_callbacks').select('created_at').where({ id });
+export function callbackCreatedAt(db: Queryable, idempotencyKey: string): Knex.QueryBuilder {
+  const roundId = idempotencyKey.split(':')[0] ?? '';
+  return db('wallet_callbacks').select('created_at').where({ idempotency_key: idempotencyKey }).whereRaw(roundAt('round_created_at'), roundAtValues(roundId));
 }

@@ -335,7 +335,7 @@ export function callbackRecorded(c: NewCallback, row: { cb_id: string | number; 
  * answer finds it: one table a statement fewer than the insert-when-missing pair.
  */
 export function resultCtes(
-  callback: { id: string; roundId: string },
+  callback: { idempotencyKey: string; roundId: string },
   r: CallbackResult,
   balance: BalanceReport | null,
   tables: { callbacks: string; named: boolean } = { callbacks: 'wallet_callbacks', named: false },
@@ -344,9 +344,9 @@ export function resultCtes(
   const at = roundAtIn(tables, 'round_created_at', callback.roundId);
   const result = `cb AS (
       UPDATE ${tables.callbacks} SET callback_status = ?, attempt_count = attempt_count + ?, status_code = ?, response_body = ?, error_code = ?, error_message = ?, casino_transaction_id = ?, updated_at = now()
-      WHERE id = ?${at.sql} AND callback_status = 'pending' RETURNING id
+      WHERE idempotency_key = ?${at.sql} AND callback_status = 'pending' RETURNING 1
     )`;
-  const values: unknown[] = [r.status, r.attempts, r.statusCode, r.responseBody, r.errorCode, r.errorMessage, r.casinoTransactionId, callback.id, ...at.values];
+  const values: unknown[] = [r.status, r.attempts, r.statusCode, r.responseBody, r.errorCode, r.errorMessage, r.casinoTransactionId, callback.idempotencyKey, ...at.values];
   if (balance === null) return { sql: result, values, tag: '' };
   // the player's known row updated in place (both variants); its values first
   const amount = balance.balance.toString();

@@ -232,10 +232,10 @@ export async function closeRoundWithCredit(
  */
 export async function storeDebitAndActivate(
   db: Queryable,
-  c: { debitId: string; debitResult: CallbackResult; balance: BalanceReport | null; roundId: string; answer: KeyAnswer },
+  c: { debitKey: string; debitResult: CallbackResult; balance: BalanceReport | null; roundId: string; answer: KeyAnswer },
 ): Promise<Round | null> {
   const t = roundTables(db, c.roundId);
-  const head = resultCtes({ id: c.debitId, roundId: c.roundId }, c.debitResult, c.balance, t);
+  const head = resultCtes({ idempotencyKey: c.debitKey, roundId: c.roundId }, c.debitResult, c.balance, t);
   const at = roundAtIn(t, 'created_at', c.roundId);
   const k = answerKeyCte(db, c.answer);
   const values = [...head.values, c.roundId, ...at.values, ...k.values];
@@ -250,7 +250,7 @@ export async function storeDebitAndActivate(
 }
 
 export interface DebitConfirmedClose {
-  debitId: string;
+  debitKey: string;
   debitResult: CallbackResult;
   balance: BalanceReport | null;
   /** the round as the opening statement answered it (still `debit_requested`) */
@@ -269,7 +269,7 @@ export interface DebitConfirmedClose {
 export async function storeDebitAndClose(db: Queryable, c: DebitConfirmedClose): Promise<{ round: Round; credit: Callback } | null> {
   const roundId = c.round.roundId;
   const t = roundTables(db, roundId);
-  const head = resultCtes({ id: c.debitId, roundId }, c.debitResult, c.balance, t);
+  const head = resultCtes({ idempotencyKey: c.debitKey, roundId }, c.debitResult, c.balance, t);
   const at = roundAtIn(t, 'created_at', roundId);
   const result = JSON.stringify(c.change.result);
   const values = [...head.values];
@@ -299,7 +299,7 @@ export async function storeDebitAndClose(db: Queryable, c: DebitConfirmedClose):
 }
 
 export interface CreditAnswered {
-  creditId: string;
+  creditKey: string;
   creditResult: CallbackResult;
   balance: BalanceReport | null;
   /** the round as the statement that recorded the credit left it (`credit_pending`) */
@@ -323,7 +323,7 @@ export interface CreditAnswered {
 export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Promise<{ round: Round | null; balanceStored: boolean }> {
   const roundId = c.round.roundId;
   const t = roundTables(db, roundId);
-  const head = resultCtes({ id: c.creditId, roundId }, c.creditResult, c.balance, t, 'update');
+  const head = resultCtes({ idempotencyKey: c.creditKey, roundId }, c.creditResult, c.balance, t, 'update');
   const at = roundAtIn(t, 'created_at', roundId);
   const values = [...head.values];
   values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, roundId, ...at.values);

@@ -34,7 +34,7 @@ const rowsQuery = z.object({
   ...filters,
   cursor: z
     .string()
-    .regex(/^[0-9]{1,18}$/, 'must be a cursor this route answered')
+    .regex(/^[A-Za-z0-9_-]{1,400}$/, 'must be a cursor this route answered')
     .optional(),
   limit: queryInt(1, 500, 100),
 });
