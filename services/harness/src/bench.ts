@@ -15,6 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { request } from './client.js';
 import { hasPgStatStatements, PgStats, runPool, serverUrl } from './pg.js';
 import { loadSettledRounds } from './big-tables.js';
+import { timeReconciliationReads } from './big-reads.js';
 import { createPlayer, createPlayers, type OperatorSpec, type Player } from './players.js';
 import { cpuSeconds, machineCpu, memoryMiB, resetPeak } from './proc-stats.js';
 import {
@@ -507,6 +508,8 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
         res.notes.push(
           `against dice ×${n} on the empty database: CPU ${f(res.cpuMsPerBet, 2)} vs ${f(base.cpuMsPerBet, 2)} ms/bet, statements ${f(res.statementsPerBet, 1)} vs ${f(base.statementsPerBet, 1)}, WAL ${f(res.walRecordsPerBet, 1)} vs ${f(base.walRecordsPerBet, 1)}, p99 ${f(res.latency.p99)} vs ${f(base.latency.p99)} ms`,
         );
+        res.notes.push(await timeReconciliationReads(provider.url, w.secrets.adminToken, BENCH_OPERATOR.operatorId));
+        print(`  ${res.notes.at(-1)}`);
         const controlAfter = await pipeline3(`pipeline3 ×${n} after the big load`);
         report.bigControl = { before: controlBefore, after: controlAfter };
         res.notes.push(
