@@ -48,8 +48,10 @@ interface Row {
   free_bet_campaign_id?: string | null;
 }
 
-/** A row's time as PostgreSQL writes it (`created_at::text`, microseconds and offset): the cursor's first half. */
-const DB_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2}){0,2}$/;
+/** A row's time to the microsecond, in UTC (`CURSOR_TIME`): the cursor's first half. */
+const DB_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+/** Whatever the session's DateStyle and TimeZone: ISO 8601 in UTC, which `::timestamptz` reads back exactly. */
+const CURSOR_TIME = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_text`;
 
 export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) {
   if (q.promo) return promoRows(db, q);
@@ -80,7 +82,7 @@ export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) 
 }
 
 /**
- * The statement of a page of rows after `after` (the last row's `created_at::text` and id; null:
+ * The statement of a page of rows after `after` (the last row's time to the microsecond and id; null:
  * the first page), or null when the caller may see no operator. Newest first by (created_at, id),
  * one operator at a time through the callbacks' (operator_id, created_at) index: the callbacks have
  * no index on id (migration 20261206004000), and an index scan gives rows in order for one operator
@@ -90,7 +92,7 @@ export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) 
 export function reconciliationRowsQuery(db: Queryable, q: ReconciliationQuery, after: [string, string] | null): Knex.QueryBuilder | null {
   const onePage = (operator: Knex.Raw | string) => {
     const query = db<Row>('reconciliation_rows')
-      .select('*', db.raw('created_at::text AS created_at_text'))
+      .select('*', db.raw(CURSOR_TIME))
       .where('operator_id', operator)
       .orderBy([
         { column: 'created_at', order: 'desc' },

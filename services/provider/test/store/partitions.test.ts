@@ -188,7 +188,7 @@ describe('monthly partitions of rounds and wallet callbacks', () => {
   it("the reconciliation pages read each operator's callbacks in their (operator_id, created_at) index's order: no sort of the history (no index on id)", async () => {
     await round(now);
     await round(nextMonth);
-    const after: [string, string] = [`${now.getUTCFullYear() + 1}-01-01 00:00:00+00`, '1'];
+    const after: [string, string] = [`${now.getUTCFullYear() + 1}-01-01T00:00:00.000000Z`, '1'];
     // one operator (a casino's signed request), a staff member's profiles, every operator; a first page and a later one
     for (const q of [{ operatorId: 'op' }, { operatorIds: ['op', 'op-none'] }, {}]) {
       for (const cursor of [null, after]) {
