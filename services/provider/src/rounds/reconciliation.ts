@@ -50,8 +50,24 @@ interface Row {
 
 /** A row's time to the microsecond, in UTC (`CURSOR_TIME`): the cursor's first half. */
 const DB_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-/** Whatever the session's DateStyle and TimeZone: ISO 8601 in UTC, which `::timestamptz` reads back exactly. */
-const CURSOR_TIME = `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_text`;
+/**
+ * A row as the view reconciliation_rows has it, from a page of callbacks `p` and their rounds `r`,
+ * with the cursor's time: whatever the session's DateStyle and TimeZone, ISO 8601 in UTC, which
+ * `::timestamptz` reads back exactly.
+ */
+const ROW_COLUMNS = `p.id,
+  CASE WHEN p.callback_status = 'pending' AND p.operation IN ('credit', 'rollback') THEN p.operation || '_pending' ELSE p.operation END AS type,
+  p.round_id, p.operator_id, p.player_ref, r.game_type, p.amount, p.currency, p.casino_transaction_id, p.idempotency_key,
+  p.callback_status AS status, p.created_at, r.free_bet_campaign_id,
+  to_char(p.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at_text`;
+/** A row type as conditions on the callback's own columns (the view's `type`). */
+const TYPE_RULE: Record<ReconciliationType, string> = {
+  debit: "c.operation = 'debit'",
+  credit: "c.operation = 'credit' AND c.callback_status <> 'pending'",
+  rollback: "c.operation = 'rollback' AND c.callback_status <> 'pending'",
+  credit_pending: "c.operation = 'credit' AND c.callback_status = 'pending'",
+  rollback_pending: "c.operation = 'rollback' AND c.callback_status = 'pending'",
+};
 
 export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) {
   if (q.promo) return promoRows(db, q);
@@ -90,28 +106,43 @@ export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) 
  * at most (limit + 1) rows read per operator, never a sort of the history.
  */
 export function reconciliationRowsQuery(db: Queryable, q: ReconciliationQuery, after: [string, string] | null): Knex.QueryBuilder | null {
+  // One operator's page: its callbacks first, in index order and cut at limit + 1, then their rounds
+  // (the game, the free-bet campaign) by each round's key and month. Joined before the cut, as the
+  // view reconciliation_rows does, PostgreSQL planned a join of the whole history on a large
+  // database (10 million rounds: 60 s a first page; docs/performance.md).
   const onePage = (operator: Knex.Raw | string) => {
-    const query = db<Row>('reconciliation_rows')
-      .select('*', db.raw(CURSOR_TIME))
-      .where('operator_id', operator)
+    const callbacks = db('wallet_callbacks as c')
+      .select('c.*')
+      .where('c.operator_id', operator)
       .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
+        { column: 'c.created_at', order: 'desc' },
+        { column: 'c.id', order: 'desc' },
       ])
       .limit(q.limit + 1);
-    if (q.status) query.where('status', q.status);
-    if (q.type) query.where('type', q.type);
-    if (q.freeBet === true) query.whereNotNull('free_bet_campaign_id');
-    if (q.freeBet === false) query.whereNull('free_bet_campaign_id');
-    if (q.from) query.where('created_at', '>=', q.from);
-    if (q.to) query.where('created_at', '<', q.to);
-    if (after) query.where('created_at', '<=', after[0]).whereRaw('(created_at, id) < (?::timestamptz, ?::bigint)', [after[0], after[1]]);
-    return query;
+    if (q.status) callbacks.where('c.callback_status', q.status);
+    if (q.type) callbacks.whereRaw(TYPE_RULE[q.type]);
+    if (q.freeBet !== undefined)
+      callbacks.whereRaw(
+        `${q.freeBet ? '' : 'NOT '}EXISTS (SELECT 1 FROM rounds fr WHERE fr.round_id = c.round_id AND fr.created_at = c.round_created_at AND fr.free_bet_campaign_id IS NOT NULL)`,
+      );
+    if (q.from) callbacks.where('c.created_at', '>=', q.from);
+    if (q.to) callbacks.where('c.created_at', '<', q.to);
+    if (after) callbacks.where('c.created_at', '<=', after[0]).whereRaw('(c.created_at, c.id) < (?::timestamptz, ?::bigint)', [after[0], after[1]]);
+    return db
+      .select(db.raw(ROW_COLUMNS))
+      .from(callbacks.as('p'))
+      .join('rounds as r', function onRound() {
+        this.on('r.round_id', '=', 'p.round_id').andOn('r.created_at', '=', 'p.round_created_at');
+      })
+      .orderBy([
+        { column: 'p.created_at', order: 'desc' },
+        { column: 'p.id', order: 'desc' },
+      ]);
   };
   let query: Knex.QueryBuilder;
   if (q.operatorId) {
     query = onePage(q.operatorId);
-    if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
+    if (q.operatorIds) query.whereIn('p.operator_id', q.operatorIds);
   } else {
     if (q.operatorIds?.length === 0) return null;
     const operators = q.operatorIds
