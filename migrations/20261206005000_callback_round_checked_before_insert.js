@@ -22,7 +22,9 @@ const CHECK = `CREATE OR REPLACE FUNCTION wallet_callbacks_round_exists() RETURN
 export async function up(knex) {
   await knex.raw(CHECK.replace('%RETURN%', 'NEW'));
   await knex.raw('DROP TRIGGER wallet_callbacks_round_exists ON wallet_callbacks');
-  await knex.raw('CREATE TRIGGER wallet_callbacks_round_exists BEFORE INSERT ON wallet_callbacks FOR EACH ROW EXECUTE FUNCTION wallet_callbacks_round_exists()');
+  await knex.raw(
+    'CREATE TRIGGER wallet_callbacks_round_exists BEFORE INSERT ON wallet_callbacks FOR EACH ROW EXECUTE FUNCTION wallet_callbacks_round_exists()',
+  );
 }
 
 /** @param {import('knex').Knex} knex */

@@ -185,7 +185,7 @@ describe('monthly partitions of rounds and wallet callbacks', () => {
     expect(all.rows.length).toBeGreaterThanOrEqual(2);
   });
 
-  it("the reconciliation pages read each operator's callbacks in their (operator_id, created_at) index's order: no sort of the history (no index on id)", async () => {
+  it("the reconciliation pages read each operator's callbacks in their (operator_id, created_at, id) index's order: no sort of the history (no index on id)", async () => {
     await round(now);
     await round(nextMonth);
     const after: [string, string] = [`${now.getUTCFullYear() + 1}-01-01T00:00:00.000000Z`, '1'];
@@ -195,11 +195,12 @@ describe('monthly partitions of rounds and wallet callbacks', () => {
         const s = reconciliationRowsQuery(db, { ...q, limit: 50 }, cursor)!.toSQL();
         const plan = await planOf({ sql: s.sql, bindings: s.bindings as Knex.Value[] }, ['enable_seqscan = off']);
         const label = JSON.stringify([q, cursor]);
-        expect(plan, label).toMatch(/Index Scan Backward using wallet_callbacks_\d{4}_\d{2}_operator_id_created_at_idx/);
+        expect(plan, label).toMatch(/Index Scan Backward using wallet_callbacks_\d{4}_\d{2}_operator_id_created_at_id_idx/);
         expect(plan, label).not.toMatch(/Seq Scan on wallet_callbacks/);
-        // each operator's page: the months merged by time, ties (the same microsecond) ordered by id as they come
-        expect(plan, label).toMatch(/Incremental Sort[\s\S]*Presorted Key: c\.created_at/);
-        // the callbacks are never sorted whole: besides the incremental sorts, at most the merge of the operators' pages
+        // each operator's page: the months merged in the index's order (time, then id): no sort of its own
+        expect(plan, label).toMatch(/Merge Append\n\s+Sort Key: c\.created_at DESC, c\.id DESC/);
+        expect(plan, label).not.toMatch(/Incremental Sort/);
+        // the callbacks are never sorted: at most the merge of the operators' pages
         expect((plan.match(/(?<!Incremental )Sort\n|(?<!Incremental )Sort \(|-> {2}Sort\b/g) ?? []).length, label).toBeLessThanOrEqual(q.operatorId ? 0 : 1);
       }
     }

@@ -346,7 +346,17 @@ export function resultCtes(
       UPDATE ${tables.callbacks} SET callback_status = ?, attempt_count = attempt_count + ?, status_code = ?, response_body = ?, error_code = ?, error_message = ?, casino_transaction_id = ?, updated_at = now()
       WHERE idempotency_key = ?${at.sql} AND callback_status = 'pending' RETURNING 1
     )`;
-  const values: unknown[] = [r.status, r.attempts, r.statusCode, r.responseBody, r.errorCode, r.errorMessage, r.casinoTransactionId, callback.idempotencyKey, ...at.values];
+  const values: unknown[] = [
+    r.status,
+    r.attempts,
+    r.statusCode,
+    r.responseBody,
+    r.errorCode,
+    r.errorMessage,
+    r.casinoTransactionId,
+    callback.idempotencyKey,
+    ...at.values,
+  ];
   if (balance === null) return { sql: result, values, tag: '' };
   // the player's known row updated in place (both variants); its values first
   const amount = balance.balance.toString();
