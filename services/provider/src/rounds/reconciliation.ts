@@ -48,7 +48,7 @@ interface Row {
   free_bet_campaign_id?: string | null;
 }
 
-/** A row's time to the microsecond, in UTC (`CURSOR_TIME`): the cursor's first half. */
+/** A row's time to the microsecond, in UTC (`created_at_text` of ROW_COLUMNS): the cursor's first half. */
 const DB_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 /**
  * A row as the view reconciliation_rows has it, from a page of callbacks `p` and their rounds `r`,
@@ -100,16 +100,16 @@ export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) 
 /**
  * The statement of a page of rows after `after` (the last row's time to the microsecond and id; null:
  * the first page), or null when the caller may see no operator. Newest first by (created_at, id),
- * one operator at a time through the callbacks' (operator_id, created_at) index: the callbacks have
- * no index on id (migration 20261206004000), and an index scan gives rows in order for one operator
- * only. Several operators (a staff member's profiles, or every operator): each one's page, merged —
+ * one operator at a time through the callbacks' (operator_id, created_at, id) index (migration
+ * 20261206006000; the callbacks have no index on id alone, migration 20261206004000): an index scan
+ * gives rows in order for one operator only. Several operators (a staff member's profiles, or every operator): each one's page, merged —
  * at most (limit + 1) rows read per operator, never a sort of the history.
  */
 export function reconciliationRowsQuery(db: Queryable, q: ReconciliationQuery, after: [string, string] | null): Knex.QueryBuilder | null {
   // One operator's page: its callbacks first, in index order and cut at limit + 1, then their rounds
-  // (the game, the free-bet campaign) by each round's key and month. Joined before the cut, as the
-  // view reconciliation_rows does, PostgreSQL planned a join of the whole history on a large
-  // database (10 million rounds: 60 s a first page; docs/performance.md).
+  // (the game, the free-bet campaign) by each round's key and month. Through the view
+  // reconciliation_rows (the join first), a first page took over 60 s on the bench's 10-million-round
+  // database (docs/performance.md); cut first, the join reads limit + 1 rounds.
   const onePage = (operator: Knex.Raw | string) => {
     const callbacks = db('wallet_callbacks as c')
       .select('c.*')
