@@ -19,6 +19,7 @@ import { retryRoundNow } from '../../../rounds/retry-now.js';
 import { adminRoundAnswer, pendingAnswer, retrySummaryAnswer, roundListAnswer } from '../../answers.js';
 import { gameTypeSchema, idText, operatorIdText, playerRefSchema, queryInt, queryTime, roundIdParams } from '../../schemas.js';
 import { actorOf } from './actor.js';
+import { decodeCursor, encodeCursor } from '../../../rounds/page-cursor.js';
 
 const query = z.object({
   roundId: idText(200).optional(),
@@ -32,15 +33,11 @@ const query = z.object({
   limit: queryInt(1, 200, 50),
 });
 
-const encodeCursor = (createdAt: string, roundId: string) => Buffer.from(JSON.stringify([createdAt, roundId])).toString('base64url');
-function decodeCursor(cursor: string): { createdAt: string; roundId: string } {
-  try {
-    const [createdAt, roundId] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof createdAt === 'string' && typeof roundId === 'string' && !Number.isNaN(Date.parse(createdAt))) return { createdAt, roundId };
-  } catch {
-    // falls through
-  }
-  throw new AppError('VALIDATION_ERROR', 'cursor is not one this route answered');
+/** The round search's keyset: the last row's time and round id (rounds/page-cursor.ts). */
+function afterOf(cursor: string): { createdAt: string; roundId: string } {
+  const [createdAt, roundId] = decodeCursor(cursor, 2) as [string, string];
+  if (Number.isNaN(Date.parse(createdAt))) throw new AppError('VALIDATION_ERROR', 'cursor is not one this route answered');
+  return { createdAt, roundId };
 }
 
 export function adminRoundRoutes(app: AppInstance, s: Services): void {
@@ -58,7 +55,7 @@ export function adminRoundRoutes(app: AppInstance, s: Services): void {
     },
     async (request) => {
       const q = request.query;
-      const rows = await searchRounds(s.db, { ...q, operatorIds: request.staffScope.operatorIds, after: q.cursor ? decodeCursor(q.cursor) : undefined });
+      const rows = await searchRounds(s.db, { ...q, operatorIds: request.staffScope.operatorIds, after: q.cursor ? afterOf(q.cursor) : undefined });
       const page = rows.slice(0, q.limit);
       const last = page[page.length - 1];
       return {
@@ -74,7 +71,7 @@ export function adminRoundRoutes(app: AppInstance, s: Services): void {
           createdAt: r.createdAt,
           settledAt: r.settledAt,
         })),
-        nextCursor: rows.length > q.limit && last ? encodeCursor(last.createdAt, last.roundId) : null,
+        nextCursor: rows.length > q.limit && last ? encodeCursor([last.createdAt, last.roundId]) : null,
       };
     },
   );
