@@ -7,7 +7,7 @@
  */
 import type { CurrencyCode } from '@gp/game-core/money';
 import type { GameType } from '@gp/game-core/games';
-import { toBigInt, toIso, type Queryable, type Tx } from '../store/db.js';
+import { toBigInt, toIso, type Queryable, type Tx, LIMIT_IN_TEXT } from '../store/db.js';
 
 export const CAMPAIGN_STATUSES = ['scheduled', 'active', 'ended', 'cancelled'] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -109,7 +109,7 @@ export interface CampaignFilter {
 }
 
 export async function listCampaigns(db: Queryable, f: CampaignFilter): Promise<Campaign[]> {
-  const q = campaignQuery(db).orderBy('c.created_at', 'desc').limit(f.limit);
+  const q = campaignQuery(db).orderBy('c.created_at', 'desc').limit(f.limit, LIMIT_IN_TEXT);
   if (f.operatorId) q.where('c.operator_id', f.operatorId);
   if (f.operatorIds) q.whereIn('c.operator_id', f.operatorIds);
   if (f.status) q.whereRaw(`${STATUS_SQL} = ?`, [f.status]);
@@ -199,7 +199,7 @@ export async function grantsOfCampaign(db: Queryable, campaignId: string, limit:
   const rows: { campaign_id: string; player_ref: string; granted: number; used: number }[] = await db('free_bet_grants')
     .where({ campaign_id: campaignId })
     .orderBy('player_ref')
-    .limit(limit);
+    .limit(limit, LIMIT_IN_TEXT);
   return rows.map((r) => ({ campaignId: r.campaign_id, playerRef: r.player_ref, granted: r.granted, used: r.used }));
 }
 

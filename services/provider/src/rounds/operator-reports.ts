@@ -7,7 +7,7 @@
  */
 import { amountJson, type CurrencyCode } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
-import { toBigInt, toIso, type Queryable } from '../store/db.js';
+import { toBigInt, toIso, type Queryable, LIMIT_IN_TEXT } from '../store/db.js';
 import { playerRoundRows } from './round-store/recall.js';
 import { everyOperator } from './round-store/reports.js';
 import { confirmedAwardsByDay } from './promotions/award-store.js';
@@ -83,7 +83,7 @@ export async function ggrReport(
     .where('created_at', '<', q.to)
     .groupByRaw('1, 2, 3, 4')
     .orderByRaw('1 DESC, 2, 3, 4')
-    .limit(q.limit + 1);
+    .limit(q.limit + 1, LIMIT_IN_TEXT);
   if (q.operatorId) query.where('operator_id', q.operatorId);
   else query.whereRaw(everyOperator('operator_id'));
   if (q.cursor) {

@@ -6,7 +6,7 @@
  */
 import { type CurrencyCode, amountJson } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
-import { toBigInt, toIso, type Queryable } from '../store/db.js';
+import { toBigInt, toIso, type Queryable, LIMIT_IN_TEXT } from '../store/db.js';
 import type { Knex } from 'knex';
 import { callbackTotals } from './round-store/reports.js';
 import { decodeCursor, encodeCursor } from './page-cursor.js';
@@ -118,7 +118,7 @@ export function reconciliationRowsQuery(db: Queryable, q: ReconciliationQuery, a
         { column: 'c.created_at', order: 'desc' },
         { column: 'c.id', order: 'desc' },
       ])
-      .limit(q.limit + 1);
+      .limit(q.limit + 1, LIMIT_IN_TEXT);
     if (q.status) callbacks.where('c.callback_status', q.status);
     if (q.type) callbacks.whereRaw(TYPE_RULE[q.type]);
     if (q.freeBet !== undefined)
@@ -156,7 +156,7 @@ export function reconciliationRowsQuery(db: Queryable, q: ReconciliationQuery, a
         { column: 'v.created_at', order: 'desc' },
         { column: 'v.id', order: 'desc' },
       ])
-      .limit(q.limit + 1);
+      .limit(q.limit + 1, LIMIT_IN_TEXT);
   }
   return query;
 }

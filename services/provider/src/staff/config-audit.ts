@@ -4,7 +4,7 @@
  * after. Records are only ever inserted: no function here changes or removes one, no route does,
  * and a database trigger refuses UPDATE, DELETE and TRUNCATE (migrations/20261125010000).
  */
-import { toIso, type Queryable } from '../store/db.js';
+import { toIso, type Queryable, LIMIT_IN_TEXT } from '../store/db.js';
 
 export interface Actor {
   kind: 'staff' | 'admin-token' | 'operator' | 'cli' | 'system';
@@ -87,7 +87,7 @@ interface AuditRow {
 export async function listChanges(db: Queryable, q: AuditQuery) {
   const query = db<AuditRow>('config_audit')
     .orderBy('id', 'desc')
-    .limit(q.limit + 1);
+    .limit(q.limit + 1, LIMIT_IN_TEXT);
   if (q.operatorId) query.where('operator_id', q.operatorId);
   if (q.tenantIds) query.whereIn('tenant_id', q.tenantIds);
   if (q.targetType) query.where('target_type', q.targetType);

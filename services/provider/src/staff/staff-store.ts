@@ -1,5 +1,5 @@
 /** Data access for staff_accounts and staff_sessions (the admin console's accounts and server-side sessions). */
-import { toIso, type Queryable } from '../store/db.js';
+import { sqlLimit, toIso, type Queryable } from '../store/db.js';
 
 export const STAFF_ROLES = ['platform_admin', 'admin', 'viewer'] as const;
 export type StaffRole = (typeof STAFF_ROLES)[number];
@@ -130,8 +130,7 @@ export async function purgeOldSignInAttempts(db: Queryable, batch = 1000): Promi
     `DELETE FROM staff_login_attempts WHERE email_key IN (
        SELECT email_key FROM staff_login_attempts
         WHERE (locked_until IS NULL OR locked_until <= now()) AND updated_at < now() - interval '1 day'
-        LIMIT ? FOR UPDATE SKIP LOCKED)`,
-    [batch],
+        LIMIT ${sqlLimit(batch)} FOR UPDATE SKIP LOCKED)`,
   );
   return result.rowCount ?? 0;
 }

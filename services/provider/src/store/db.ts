@@ -90,6 +90,23 @@ async function loadEmbedded(): Promise<typeof import('./embedded-template.js')> 
   }
 }
 
+/**
+ * A query's LIMIT written into its text, not bound as a parameter: `.limit(n, LIMIT_IN_TEXT)` (knex)
+ * or `LIMIT ${sqlLimit(n)}` (raw SQL). Every connection plans with `plan_cache_mode =
+ * force_generic_plan` (above: the hot path's named statements), and that holds for every other
+ * statement too: a generic plan does not know a bound LIMIT and assumes it keeps a tenth of the
+ * rows, so a page of 100 rows of a 10-million-row history was planned as a join of a million
+ * (a hash join over every round, 10.6 s for the reconciliation's first page on the bench's 10 M
+ * database; docs/performance.md). With the number in the text the plan reads one page.
+ */
+export const LIMIT_IN_TEXT = { skipBinding: true } as const;
+
+/** A LIMIT's number for raw SQL text (LIMIT_IN_TEXT): a non-negative safe integer, else thrown. */
+export function sqlLimit(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`not a row limit: ${n}`);
+  return String(n);
+}
+
 /** NUMERIC and int8 columns arrive as strings from pg and sometimes as numbers from PGlite. */
 export function toBigInt(value: unknown): bigint {
   if (typeof value === 'bigint') return value;

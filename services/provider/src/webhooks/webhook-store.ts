@@ -7,7 +7,7 @@
  * one event: `dedupeKey` (unique) makes a second write of it a no-op.
  */
 import type { Knex } from 'knex';
-import { toIso } from '../store/db.js';
+import { toIso, LIMIT_IN_TEXT, sqlLimit } from '../store/db.js';
 
 export const WEBHOOK_EVENTS = [
   'credit.pending',
@@ -171,8 +171,8 @@ export async function enqueueObservedEvents(db: Knex, stuckMinutes: number): Pro
 export async function purgeOldEvents(db: Knex, days: number, batch = 5000): Promise<number> {
   const { rowCount } = await db.raw(
     `DELETE FROM webhook_outbox WHERE event_id IN (
-       SELECT event_id FROM webhook_outbox WHERE status IN ('delivered', 'failed') AND created_at < now() - make_interval(days => ?) LIMIT ?)`,
-    [days, batch],
+       SELECT event_id FROM webhook_outbox WHERE status IN ('delivered', 'failed') AND created_at < now() - make_interval(days => ?) LIMIT ${sqlLimit(batch)})`,
+    [days],
   );
   return (rowCount as number | null) ?? 0;
 }
@@ -262,7 +262,11 @@ export async function listEvents(
   operatorId: string,
   opts: { status?: OutboxEvent['status'] | undefined; before?: string | undefined; limit: number },
 ): Promise<OutboxEvent[]> {
-  const q = db<OutboxRow>('webhook_outbox').where({ operator_id: operatorId }).orderBy('created_at', 'desc').orderBy('event_id', 'desc').limit(opts.limit);
+  const q = db<OutboxRow>('webhook_outbox')
+    .where({ operator_id: operatorId })
+    .orderBy('created_at', 'desc')
+    .orderBy('event_id', 'desc')
+    .limit(opts.limit, LIMIT_IN_TEXT);
   if (opts.status) q.andWhere({ status: opts.status });
   if (opts.before) q.andWhere('created_at', '<', opts.before);
   return (await q).map(eventFromRow);
@@ -284,7 +288,7 @@ export async function listDeliveries(
   operatorId: string,
   opts: { eventId?: string | undefined; beforeId?: string | undefined; limit: number },
 ): Promise<DeliveryLogEntry[]> {
-  const q = db('webhook_deliveries').where({ operator_id: operatorId }).orderBy('id', 'desc').limit(opts.limit);
+  const q = db('webhook_deliveries').where({ operator_id: operatorId }).orderBy('id', 'desc').limit(opts.limit, LIMIT_IN_TEXT);
   if (opts.eventId) q.andWhere({ event_id: opts.eventId });
   if (opts.beforeId) q.andWhere('id', '<', opts.beforeId);
   const rows = (await q) as {

@@ -123,4 +123,15 @@ describe('the layers of services/provider/src', () => {
     const long = all.filter((f) => readFileSync(path.join(SRC, f), 'utf8').split('\n').length > 450);
     expect(long).toEqual([]);
   });
+
+  it("writes every query's LIMIT into its text (store/db.ts LIMIT_IN_TEXT): a generic plan does not know a bound one", () => {
+    // every connection plans generically (store/db.ts); a bound LIMIT is planned as a tenth of the table
+    const bound = all.flatMap((f) => {
+      const text = readFileSync(path.join(SRC, f), 'utf8');
+      const knexLimits = [...text.matchAll(/\.limit\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g)].filter((m) => !m[1]!.includes('LIMIT_IN_TEXT'));
+      const rawLimits = [...text.matchAll(/\bLIMIT \?/g)];
+      return [...knexLimits, ...rawLimits].map((m) => `${f}: ${m[0]}`);
+    });
+    expect(bound).toEqual([]);
+  });
 });

@@ -210,6 +210,48 @@ describe('monthly partitions of rounds and wallet callbacks', () => {
     expect(rows.map((r) => r.idempotency_key).sort()).toEqual([...stored].sort());
   });
 
+  it("the reconciliation's first page, planned generically as every connection plans (store/db.ts), is planned as one page of rows", async () => {
+    // 20,000 settled rounds with their debits, analysed (rolled back at the end). A LIMIT bound as a
+    // parameter is planned as a tenth of the rows: on the bench's 10-million-round database that made
+    // the first page a hash join of every round (10.6 s); written into the text, the plan knows the page.
+    const tx = await db.transaction();
+    try {
+      const at = Date.now() - 60_000;
+      const ids = Array.from({ length: 20_000 }, (_, i) => newRoundId(at + i));
+      await tx.raw(
+        `INSERT INTO rounds (round_id, created_at, operator_id, player_ref, session_id, game_type, currency, amount, total_staked, params, seed_pair_id, nonce, client_seed, status)
+         SELECT id, gp_round_time(id), 'op', 'p', 's1', 'dice', 'USD', 10, 10, '{}', ?, 1000000 + n, 'c', 'settled' FROM unnest(?::text[]) WITH ORDINALITY AS u (id, n)`,
+        [pairId, ids],
+      );
+      await tx.raw(
+        `INSERT INTO wallet_callbacks (round_created_at, round_id, operator_id, player_ref, operation, purpose, idempotency_key, amount, currency, method, path, url, request_body, request_body_enc, callback_status)
+         SELECT gp_round_time(id), id, 'op', 'p', 'debit', 'bet', id || ':debit', 10, 'USD', 'POST', '/wallet/debit', 'x', '{}', 'x', 'succeeded' FROM unnest(?::text[]) AS u (id)`,
+        [ids],
+      );
+      await tx.raw('ANALYZE rounds, wallet_callbacks');
+      await tx.raw('SET LOCAL plan_cache_mode = force_generic_plan');
+      for (const q of [{ operatorId: 'op' }, {}]) {
+        const native = reconciliationRowsQuery(tx, { ...q, limit: 100 }, null)!
+          .toSQL()
+          .toNative();
+        await tx.raw(`PREPARE first_page AS ${native.sql}`);
+        const args = native.bindings.map((b) => (typeof b === 'number' ? String(b) : `'${String(b)}'`)).join(', ');
+        const res = (await tx.raw(`EXPLAIN EXECUTE first_page${args ? `(${args})` : ''}`)) as { rows: { 'QUERY PLAN': string }[] };
+        await tx.raw('DEALLOCATE first_page');
+        const plan = res.rows.map((r) => r['QUERY PLAN']).join('\n');
+        if (process.env.SHOW_PLANS) console.log(plan);
+        const label = JSON.stringify(q);
+        // every Limit of the plan (each operator's page; the merged page) is estimated at one page, not a tenth of 20,000 rows
+        const limits = [...plan.matchAll(/Limit {2}\(cost=[\d.]+ rows=(\d+)/g)].map((m) => Number(m[1]));
+        expect(limits.length, label).toBeGreaterThan(0);
+        for (const rows of limits) expect(rows, label).toBeLessThanOrEqual(101);
+        expect(plan, label).toMatch(/Index Scan Backward using wallet_callbacks_\d{4}_\d{2}_operator_id_created_at_id_idx/);
+      }
+    } finally {
+      await tx.rollback();
+    }
+  });
+
   it("the retry job's look-up of extra debits' pending rollbacks uses their partial index even as a cached generic plan (never a scan of every callback)", async () => {
     const native = pendingExtraDebitRollbacksQuery(db, { operatorId: 'op', playerRef: 'p', limit: 50 }).toSQL().toNative();
     const text = await db.transaction(async (tx) => {

@@ -5,7 +5,7 @@
  * prize) and UNIQUE idempotency_key: a prize is awarded once and its credit has one key.
  */
 import type { CurrencyCode } from '@gp/game-core/money';
-import { toBigInt, toIso, type Queryable } from '../../store/db.js';
+import { toBigInt, toIso, type Queryable, LIMIT_IN_TEXT } from '../../store/db.js';
 
 export interface Award {
   id: string;
@@ -142,7 +142,7 @@ export async function recentAwardsOfPlayer(db: Queryable, operatorId: string, pl
     .where({ operator_id: operatorId, player_ref: playerRef })
     .andWhereRaw(`created_at > now() - make_interval(hours => ?)`, [hours])
     .orderBy('created_at', 'desc')
-    .limit(20)) as AwardRow[];
+    .limit(20, LIMIT_IN_TEXT)) as AwardRow[];
   return rows.map(fromRow);
 }
 
@@ -276,7 +276,7 @@ export interface AwardRowsQuery {
 export async function awardRows(db: Queryable, q: AwardRowsQuery): Promise<Award[]> {
   const query = db('promotion_awards')
     .orderBy('id', 'desc')
-    .limit(q.limit + 1);
+    .limit(q.limit + 1, LIMIT_IN_TEXT);
   if (q.operatorId) query.where('operator_id', q.operatorId);
   if (q.operatorIds) query.whereIn('operator_id', q.operatorIds);
   if (q.from) query.where('created_at', '>=', q.from);
@@ -297,7 +297,7 @@ export async function confirmedAwardsByDay(db: Queryable, q: { operatorId?: stri
     .where('confirmed_at', '<', q.to)
     .groupByRaw('1, 2, 3')
     .orderByRaw('1 DESC, 2, 3')
-    .limit(5000);
+    .limit(5000, LIMIT_IN_TEXT);
   if (q.operatorId) query.where('operator_id', q.operatorId);
   return (await query) as unknown as { day: string; operator_id: string; currency: CurrencyCode; count: string | number; amount: string }[];
 }

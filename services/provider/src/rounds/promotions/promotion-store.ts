@@ -6,7 +6,7 @@
  */
 import type { CurrencyCode } from '@gp/game-core/money';
 import type { GameType } from '@gp/game-core/games';
-import { toBigInt, toIso, type Queryable, type Tx } from '../../store/db.js';
+import { toBigInt, toIso, type Queryable, type Tx, LIMIT_IN_TEXT } from '../../store/db.js';
 
 export const PROMO_KINDS = ['tournament', 'prize_drop'] as const;
 export type PromoKind = (typeof PROMO_KINDS)[number];
@@ -113,7 +113,7 @@ export interface PromotionFilter {
 }
 
 export async function listPromotions(db: Queryable, f: PromotionFilter): Promise<Promotion[]> {
-  const q = promotionQuery(db).orderBy('p.created_at', 'desc').limit(f.limit);
+  const q = promotionQuery(db).orderBy('p.created_at', 'desc').limit(f.limit, LIMIT_IN_TEXT);
   if (f.operatorId) q.where('p.operator_id', f.operatorId);
   if (f.operatorIds) q.whereIn('p.operator_id', f.operatorIds);
   if (f.kind) q.where('p.kind', f.kind);
@@ -230,7 +230,7 @@ export async function promotionsDue(db: Queryable, graceSeconds: number): Promis
     })
     .select('promo_id', 'kind')
     .orderBy('ends_at')
-    .limit(100);
+    .limit(100, LIMIT_IN_TEXT);
   return rows.map((r) => ({ promoId: r.promo_id, kind: r.kind }));
 }
 

@@ -9,7 +9,7 @@
  * `rollback_pending`), refused (`error`) and open rounds never count.
  */
 import type { Knex } from 'knex';
-import type { Queryable } from '../../store/db.js';
+import { sqlLimit, type Queryable } from '../../store/db.js';
 
 export const SCORED_STATUSES = ['settled', 'cashed_out', 'busted', 'credit_pending'] as const;
 
@@ -114,8 +114,8 @@ export async function undrawnDropBets(db: Queryable, rule: QualifyingRule, since
   const res = await db.raw(
     `SELECT x.round_id, x.player_ref FROM (${q.sql}) x
       WHERE NOT EXISTS (SELECT 1 FROM prize_drop_entries e WHERE e.promo_id = ? AND e.round_id = x.round_id)
-      ORDER BY x.t, x.round_id LIMIT ?`,
-    [...q.bindings, rule.promoId, limit],
+      ORDER BY x.t, x.round_id LIMIT ${sqlLimit(limit)}`,
+    [...q.bindings, rule.promoId],
   );
   return (res.rows as { round_id: string; player_ref: string }[]).map((r) => ({ roundId: r.round_id, playerRef: r.player_ref }));
 }

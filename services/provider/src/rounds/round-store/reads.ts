@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { GameType } from '@gp/game-core/games';
-import { hotQuery, type Queryable, toBigInt } from '../../store/db.js';
+import { hotQuery, type Queryable, toBigInt, LIMIT_IN_TEXT } from '../../store/db.js';
 import {
   type Callback,
   callbackFromRow,
@@ -70,7 +70,7 @@ export async function roundsOfPlayer(
       { column: 'created_at', order: 'desc' },
       { column: 'round_id', order: 'desc' },
     ])
-    .limit(opts.limit);
+    .limit(opts.limit, LIMIT_IN_TEXT);
   return rows.map((r) => roundFromRow(r as RoundRow));
 }
 

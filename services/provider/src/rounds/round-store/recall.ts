@@ -1,6 +1,6 @@
 /** Game recall (issue 26 item 3; rounds/operator-reports.ts): a player's rounds, newest first, keyset pages. */
 import type { CurrencyCode } from '@gp/game-core/money';
-import type { Queryable } from '../../store/db.js';
+import { LIMIT_IN_TEXT, type Queryable } from '../../store/db.js';
 
 export interface RecallRowDb {
   round_id: string;
@@ -43,7 +43,7 @@ export async function playerRoundRows(
     .where('created_at', '<', q.to)
     .orderBy('created_at', 'desc')
     .orderBy('round_id', 'desc')
-    .limit(q.limit + 1);
+    .limit(q.limit + 1, LIMIT_IN_TEXT);
   if (after) query.whereRaw('(created_at, round_id) < (?::timestamptz, ?)', after);
   return (await query) as RecallRowDb[];
 }

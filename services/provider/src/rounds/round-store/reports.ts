@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import type { CurrencyCode } from '@gp/game-core/money';
 import type { GameType } from '@gp/game-core/games';
-import { type Queryable, toBigInt, toIso } from '../../store/db.js';
+import { type Queryable, toBigInt, toIso, LIMIT_IN_TEXT, sqlLimit } from '../../store/db.js';
 import type { RoundStatus } from '../round-status.js';
 import { type CallbackOperation, type CallbackStatus, type Round, roundFromRow, type RoundRow } from './rows.js';
 
@@ -47,7 +47,7 @@ export function roundSearchSql(db: Queryable, q: RoundSearch): { sql: string; bi
       { column: 'created_at', order: 'desc' },
       { column: 'round_id', order: 'desc' },
     ])
-    .limit(limit);
+    .limit(limit, LIMIT_IN_TEXT);
   if (q.roundId) one.where('round_id', q.roundId);
   if (q.playerRef) one.where('player_ref', q.playerRef);
   if (q.gameType) one.where('game_type', q.gameType);
@@ -58,8 +58,8 @@ export function roundSearchSql(db: Queryable, q: RoundSearch): { sql: string; bi
   const inner = one.toSQL();
   const operators = q.operatorIds ? `ARRAY[${q.operatorIds.map(() => '?').join(', ')}]::text[]` : 'ARRAY(SELECT operator_id FROM operators)';
   return {
-    sql: `SELECT r.* FROM unnest(${operators}) AS o(operator_id) CROSS JOIN LATERAL (${inner.sql}) r ORDER BY r.created_at DESC, r.round_id DESC LIMIT ?`,
-    bindings: [...(q.operatorIds ?? []), ...(inner.bindings as Knex.Value[]), limit],
+    sql: `SELECT r.* FROM unnest(${operators}) AS o(operator_id) CROSS JOIN LATERAL (${inner.sql}) r ORDER BY r.created_at DESC, r.round_id DESC LIMIT ${sqlLimit(limit)}`,
+    bindings: [...(q.operatorIds ?? []), ...(inner.bindings as Knex.Value[])],
   };
 }
 
@@ -196,7 +196,7 @@ export async function pendingRounds(db: Queryable, operatorIds: string[] | null,
     .whereIn(['round_id', 'created_at'], db('rounds_in_flight').select('round_id', 'created_at'))
     .whereIn('status', ['credit_pending', 'rollback_pending'])
     .orderBy('updated_at')
-    .limit(limit);
+    .limit(limit, LIMIT_IN_TEXT);
   return (await scoped(q, 'operator_id', operatorIds)).map(roundFromRow);
 }
 

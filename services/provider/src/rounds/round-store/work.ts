@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import type { GameType } from '@gp/game-core/games';
-import type { Queryable } from '../../store/db.js';
+import { LIMIT_IN_TEXT, sqlLimit, type Queryable } from '../../store/db.js';
 import { FINAL_STATUSES, type RoundStatus } from '../round-status.js';
 import { loadTimePartitions } from './partitions.js';
 import { type Callback, callbackFromRow, type CallbackRow, type Round, roundFromRow, type RoundRow } from './rows.js';
@@ -31,8 +31,8 @@ export async function purgeLegacyIdempotencyRecords(
         SELECT k.ctid FROM idempotency_records_legacy k LEFT JOIN rounds r ON r.round_id = k.round_id
         WHERE k.created_at < ? AND (?::text IS NULL OR k.operator_id = ?)
           AND (r.round_id IS NULL OR r.status IN (${FINAL_LIST}))
-        LIMIT ?))`,
-      [opts.olderThan, opts.operatorId ?? null, opts.operatorId ?? null, batch],
+        LIMIT ${sqlLimit(batch)}))`,
+      [opts.olderThan, opts.operatorId ?? null, opts.operatorId ?? null],
     )) as { rowCount?: number; affectedRows?: number };
     const n = res.rowCount ?? res.affectedRows ?? 0;
     removed += n;
@@ -103,7 +103,7 @@ export async function claimRoundsForWork(db: Knex, work: Work, filter: WorkFilte
       })
       .select('r.round_id')
       .orderBy('r.updated_at')
-      .limit(filter.limit)
+      .limit(filter.limit, LIMIT_IN_TEXT)
       .forUpdate('r')
       .skipLocked();
     // (knex builders are thenables: the callbacks build and return nothing, so nothing looks like an unawaited promise)
@@ -148,7 +148,7 @@ export function pendingExtraDebitRollbacksQuery(db: Queryable, filter: WorkFilte
   if (filter.operatorId) q.where('operator_id', filter.operatorId);
   if (filter.playerRef) q.where('player_ref', filter.playerRef);
   if (filter.roundId) q.where('round_id', filter.roundId);
-  return q.orderBy('id').limit(filter.limit);
+  return q.orderBy('id').limit(filter.limit, LIMIT_IN_TEXT);
 }
 
 /** Rollbacks of Blackjack extra debits (insurance, double, split) the casino has not confirmed yet. */
