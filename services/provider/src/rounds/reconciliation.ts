@@ -107,9 +107,10 @@ export async function reconciliationRows(db: Queryable, q: ReconciliationQuery) 
  */
 export function reconciliationRowsQuery(db: Queryable, q: ReconciliationQuery, after: [string, string] | null): Knex.QueryBuilder | null {
   // One operator's page: its callbacks first, in index order and cut at limit + 1, then their rounds
-  // (the game, the free-bet campaign) by each round's key and month. Through the view
-  // reconciliation_rows (the join first), a first page took over 60 s on the bench's 10-million-round
-  // database (docs/performance.md); cut first, the join reads limit + 1 rounds.
+  // (the game, the free-bet campaign) by each round's key and month: the join reads limit + 1 rounds.
+  // The page's size is in the statement's text (LIMIT_IN_TEXT): planned generically with a bound
+  // LIMIT, the first page was a hash join of every round — 10.6 s on the bench's 10-million-round
+  // database, 14 ms with the number in the text (docs/performance.md).
   const onePage = (operator: Knex.Raw | string) => {
     const callbacks = db('wallet_callbacks as c')
       .select('c.*')
