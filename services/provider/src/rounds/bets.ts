@@ -15,10 +15,12 @@ import { campaignForBet } from './free-bets.js';
 import { creditAndFinish, settleOpenedBet } from './money-path/settled-bet.js';
 import { fundingOf, openRound, type Seeds } from './money-path/opening.js';
 import { openingChecks, type RoundDeps } from './round-actions.js';
-import { getRound } from './round-store/reads.js';
-import type { Round } from './round-store/rows.js';
+import { callbacksOfRound, getRound } from './round-store/reads.js';
+import type { Callback, Round } from './round-store/rows.js';
 import { isFailed } from './round-status.js';
-import { betView, betViewOf, failedRoundError, type BetView } from './round-view.js';
+import { betViewOf, failedRoundError, type BetView } from './round-view.js';
+import { answeredBalance } from './money-path/callbacks.js';
+import { seedPairById } from '../store/seed-pairs.js';
 
 export interface PlaceBetInput {
   sessionId: string;
@@ -33,11 +35,22 @@ export interface PlaceBetInput {
   autobet?: boolean | undefined;
 }
 
-/** The answer a key gives once its round has moved on (a pending round that finished). */
+/**
+ * The answer of a bet's key from its round (a pending round that finished, a settled round whose
+ * answer was not stored, a round the retry job took over): the answer its request gave or would
+ * have given — the round as stored, the balance its callbacks reported (the credit's, else the
+ * debit's: `answeredBalance`), and its seed pair as the bet saw it, the server seed not revealed
+ * (a later rotation does not change a bet's answer). A failed round answers its error.
+ */
 async function betAnswer(deps: RoundDeps, round: Round): Promise<BetView> {
   if (isFailed(round)) throw failedRoundError(round);
-  return betView(deps.db, round);
+  const [callbacks, pair] = await Promise.all([callbacksOfRound(deps.db, round.roundId), seedPairById(deps.db, round.seedPairId)]);
+  return answerOf(round, callbacks, pair?.serverSeedHash ?? null, answeredBalance(callbacks, round.currency));
 }
+
+/** A bet's answer: `betAnswer` rebuilds it from the stored round with the same function. */
+const answerOf = (round: Round, callbacks: Callback[], serverSeedHash: string | null, balance: bigint | null): BetView =>
+  betViewOf(round, callbacks, serverSeedHash === null ? null : { serverSeedHash, serverSeed: '', revealed: false }, { balance });
 
 /**
  * One flow for a paid bet and a free bet (issue 17), the funding a parameter. A free bet takes its
@@ -77,6 +90,7 @@ export async function placeBet(deps: RoundDeps, input: PlaceBetInput): Promise<B
       scope,
       waitMs: deps.config.idempotencyWaitMs,
       fromRound: (round) => betAnswer(deps, round),
+      rebuildsClosedAnswer: true,
       async execute() {
         const { operator } = await openingChecks(deps, session, bet.gameType, { autobet: input.autobet });
         if (funding.kind === 'debit') checkStake(stake, operator); // a free bet's amount is its campaign's, checked when it was made
@@ -94,15 +108,18 @@ export async function placeBet(deps: RoundDeps, input: PlaceBetInput): Promise<B
         const closed = await settleOpenedBet(deps, operator, opened, session.launchToken, settle);
         // null: the retry job took the round over meanwhile (its lease ran out): answer what it became.
         if (!closed) return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);
-        const pair = { serverSeedHash: opened.serverSeedHash, serverSeed: opened.serverSeed, revealed: false };
+        const callbacksWith = (credit: Callback) => [...closed.callbacks, credit];
+        let balance: bigint | null = null;
         const finished = await creditAndFinish(
           deps,
           operator,
           closed.round,
           closed.credit,
           scope,
-          (final, credit, balance) => betViewOf(final, [...closed.callbacks, credit], pair, { balance: balance ?? closed.balance }),
+          (final, credit, reported) => answerOf(final, callbacksWith(credit), opened.serverSeedHash, (balance = reported ?? closed.balance)),
           closed.unstored,
+          // not stored when betAnswer rebuilds it: the same round, callbacks and hash, so only the balance can differ
+          (_answer, credit) => answeredBalance(callbacksWith(credit), round.currency) === balance,
         );
         if (finished) return new StoredAnswer(finished.answer);
         return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);

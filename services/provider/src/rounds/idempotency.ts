@@ -23,7 +23,7 @@ import {
 
 export { isKeyViolation };
 import type { Callback, Round } from './round-store/rows.js';
-import { OPEN_STATUSES, publicStatusOf } from './round-status.js';
+import { CLOSED_STATUSES, OPEN_STATUSES, publicStatusOf } from './round-status.js';
 
 export interface IdempotencyScope {
   operatorId: string;
@@ -108,6 +108,12 @@ export interface IdempotentRun<T> {
   execute(): Promise<T | StoredAnswer<T>>;
   /** The answer for a key whose round moved on since its answer was stored. */
   fromRound(round: Round): Promise<T>;
+  /**
+   * A closed round (settled, cashed out, busted) whose key holds no answer answers `fromRound` at
+   * once: the statement that closed it left the answer out because `fromRound` rebuilds it (bets.ts).
+   * Without this, a key in progress waits for its stored answer.
+   */
+  rebuildsClosedAnswer?: boolean;
 }
 
 /**
@@ -165,13 +171,17 @@ async function replay<T>(db: Db, run: IdempotentRun<T>, first: IdempotencyRecord
     throw new AppError('IDEMPOTENCY_CONFLICT', 'this idempotency key was used for a different request');
   }
   const deadline = Date.now() + run.waitMs;
+  const roundOf = (r: IdempotencyRecordRow) => (r.round_id ? getRound(db, r.round_id) : Promise.resolve(null));
+  const answered = (r: IdempotencyRecordRow, round: Round | null) =>
+    r.state === 'completed' || (run.rebuildsClosedAnswer === true && round !== null && CLOSED_STATUSES.includes(round.status));
   let row: IdempotencyRecordRow | undefined = first;
-  while (row && row.state === 'in_progress' && Date.now() < deadline) {
+  let round = await roundOf(row);
+  while (row && !answered(row, round) && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
     row = await findKeyRecord(db, run.scope);
+    round = row ? await roundOf(row) : null;
   }
   if (!row) throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'this idempotency key is being processed by another request');
-  const round = row.round_id ? await getRound(db, row.round_id) : null;
   if (row.state === 'completed') {
     // The stored answer; only an answer that said the money was still pending (credit_pending,
     // rollback_pending) gives way to the round as it is now, once that round has moved on.

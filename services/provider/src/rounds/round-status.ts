@@ -40,6 +40,8 @@ export const FAILED_STATUSES: readonly RoundStatus[] = ['error', 'cancelled', 'r
 export const RESULT_STATUSES: readonly RoundStatus[] = [...FINAL_STATUSES, 'credit_pending'];
 /** Where a round closes once its credit is confirmed. */
 export type CloseStatus = 'settled' | 'cashed_out' | 'busted';
+/** The final statuses of a round whose credit was confirmed. */
+export const CLOSED_STATUSES: readonly RoundStatus[] = ['settled', 'cashed_out', 'busted'] satisfies readonly CloseStatus[];
 
 export const isOpen = (round: { status: RoundStatus }) => OPEN_STATUSES.includes(round.status);
 export const isFailed = (round: { status: RoundStatus }) => FAILED_STATUSES.includes(round.status);

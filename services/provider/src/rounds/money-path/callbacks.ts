@@ -22,7 +22,7 @@
 import { amountJson } from '@gp/game-core/money';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import { stringifyJson } from '../../infra/json.js';
+import { parseJson, stringifyJson } from '../../infra/json.js';
 import type { Metrics } from '../../infra/metrics.js';
 import type { SecretBox } from '../../infra/secret-box.js';
 import type { OperatorWithSecret } from '../../operators/operator-schema.js';
@@ -202,6 +202,26 @@ function balanceFrom(outcome: WalletOutcome, round: Pick<Round, 'currency'>): bi
   } catch {
     return null;
   }
+}
+
+/**
+ * The balance a settled bet's request answered with, read back from its callbacks as stored: the
+ * credit's confirmed answer, else the bet's debit's (settled-bet.ts: the credit's balance, else the
+ * debit's). Read the way `balanceFrom` read the live answer: the stored text is the answer's text
+ * (`storableText` only replaces control characters JSON cannot hold, and cuts beyond 100,000
+ * characters: a settled bet whose answer this does not rebuild stores its answer instead).
+ */
+export function answeredBalance(callbacks: readonly Callback[], currency: Round['currency']): bigint | null {
+  const read = (c: Callback | undefined): bigint | null => {
+    if (!c || c.callbackStatus !== 'succeeded' || c.responseBody === null) return null;
+    try {
+      const v = parseJson(c.responseBody);
+      return v && typeof v === 'object' && !Array.isArray(v) ? readCasinoBalance(v as Record<string, unknown>, currency) : null;
+    } catch {
+      return null;
+    }
+  };
+  return read(callbacks.find((c) => c.operation === 'credit')) ?? read(callbacks.find((c) => c.operation === 'debit' && c.purpose === 'bet'));
 }
 
 /** A statement that claims a request's key failed on that key: another request holds it (the caller replays). */

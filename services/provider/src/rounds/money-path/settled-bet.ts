@@ -94,7 +94,10 @@ export async function settleOpenedBet(
  * answer from the round as it will be. Null when the round moved on meanwhile: nothing but the
  * credit's answer was stored, and the caller answers from the round as it is. `unstored`: a balance
  * reported earlier in this request and not yet written (the debit's, `settleOpenedBet`), written
- * when the credit's answer carries none.
+ * when the credit's answer carries none. `rebuilt`: true when a replay of the key rebuilds this
+ * very answer from the final round and its stored callbacks (bets.ts `betAnswer`): a confirmed
+ * credit's statement then leaves the answer out (the key's record keeps only its claim: one row
+ * update less a bet; docs/performance.md "the ninth session").
  */
 export async function creditAndFinish<A>(
   deps: MoneyDeps,
@@ -104,6 +107,7 @@ export async function creditAndFinish<A>(
   claim: IdempotencyScope,
   answerOf: (round: Round, credit: Callback, balance: bigint | null) => A,
   unstored: BalanceReport | null = null,
+  rebuilt?: (answer: A, callback: Callback) => boolean,
 ): Promise<{ answer: A; round: Round } | null> {
   const a = await attempt(deps, operator, credit);
   const confirmed = a.status === 'succeeded';
@@ -114,9 +118,11 @@ export async function creditAndFinish<A>(
     settledAt: confirmed ? now.toISOString() : round.settledAt,
     leaseUntil: null,
   };
-  const answer = answerOf(after, afterAttempt(credit, a), a.balance?.balance ?? null);
+  const answered = afterAttempt(credit, a);
+  const answer = answerOf(after, answered, a.balance?.balance ?? null);
   const balance = a.balance ?? unstored;
-  const { round: stored, balanceStored } = await storeCreditAndFinish(deps.db, {
+  const stored = confirmed && rebuilt?.(answer, answered) ? null : { claim, body: stringifyAnswer(answer as object), roundStatus: after.status };
+  const { round: finished, balanceStored } = await storeCreditAndFinish(deps.db, {
     creditKey: credit.idempotencyKey,
     creditResult: a.result,
     balance,
@@ -124,11 +130,11 @@ export async function creditAndFinish<A>(
     confirmed,
     settledAt: now,
     leaseUntil: null,
-    answer: { claim, body: stringifyAnswer(answer as object), roundStatus: after.status },
+    answer: stored,
   });
   // the player's balance row was not there (a player whose launch wrote none): written now
   if (!balanceStored && balance) await rememberBalance(deps.db, balance);
-  if (!stored) return null;
-  deps.onStatus?.(stored);
-  return { answer, round: stored };
+  if (!finished) return null;
+  deps.onStatus?.(finished);
+  return { answer, round: finished };
 }
