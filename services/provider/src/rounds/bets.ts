@@ -117,9 +117,12 @@ export async function placeBet(deps: RoundDeps, input: PlaceBetInput): Promise<B
           closed.credit,
           scope,
           (final, credit, reported) => answerOf(final, callbacksWith(credit), opened.serverSeedHash, (balance = reported ?? closed.balance)),
-          closed.unstored,
-          // not stored when betAnswer rebuilds it: the same round, callbacks and hash, so only the balance can differ
-          (_answer, credit) => answeredBalance(callbacksWith(credit), round.currency) === balance,
+          {
+            unstored: closed.unstored,
+            // not stored when betAnswer rebuilds it: the same round, callbacks and hash, so only the balance can differ
+            rebuilt: (_answer, credit) => answeredBalance(callbacksWith(credit), round.currency) === balance,
+            balanceIn: 'round',
+          },
         );
         if (finished) return new StoredAnswer(finished.answer);
         return betAnswer(deps, (await getRound(deps.db, round.roundId)) ?? round);

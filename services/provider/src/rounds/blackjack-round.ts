@@ -33,7 +33,7 @@ import {
 } from '@gp/game-core/games';
 import { checkMaxPayout, checkStake, parseAmount } from '@gp/game-core/money';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
-import { latestBalance } from '../sessions/player-balances.js';
+import { latestBalance } from './round-store/reads.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
 import { claimKey, runIdempotent, scopeOf, StoredAnswer, type IdempotencyScope } from './idempotency.js';
 import { applyPaidAction, takeExtraDebit } from './money-path/extra-debits.js';

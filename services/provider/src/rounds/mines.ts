@@ -28,7 +28,7 @@ import {
 import { applyMultiplier, checkStake, MULTIPLIER_SCALE, parseAmount } from '@gp/game-core/money';
 import { AppError } from '../errors.js';
 import type { OperatorWithSecret } from '../operators/operator-schema.js';
-import { latestBalance } from '../sessions/player-balances.js';
+import { latestBalance } from './round-store/reads.js';
 import type { SessionWithToken } from '../sessions/sessions.js';
 import { runIdempotent, scopeOf, StoredAnswer, type IdempotencyScope } from './idempotency.js';
 import { closeAndCredit, closeRound, debitAndActivate } from './money-path/active-round.js';

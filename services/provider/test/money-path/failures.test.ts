@@ -6,6 +6,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newKey, startWorld, type Player, type World } from '../helpers/casino.js';
+import { latestBalance } from '../../src/rounds/round-store/reads.js';
 
 let w: World;
 let p: Player;
@@ -229,9 +230,9 @@ describe('credits and rollbacks are retried with the same key until the casino c
     // the key answers the round as it is now
     expect((await w.bet(p, 'dice', 5, { target: 10, direction: 'over' }, key)).body.roundStatus).toBe('credit_pending');
     // the player's latest balance is the debit's: the statement that stored the credit's answer (it carried
-    // none) wrote it (one balance write per bet, settled-bet.ts)
-    const stored0 = () => w.t.services.db('player_balances').where({ operator_id: 'op-fail', player_ref: 'fail-1' }).first('balance');
-    expect(await stored0()).toEqual({ balance: String(before - 500n) });
+    // none) kept it in the round (one balance write per bet, settled-bet.ts)
+    const stored0 = () => latestBalance(w.t.services.db, 'op-fail', 'fail-1', 'USD');
+    expect(await stored0()).toBe(before - 500n);
 
     const cron = await w.cron('limit=10');
     expect(cron.status).toBe(200);
@@ -242,7 +243,8 @@ describe('credits and rollbacks are retried with the same key until the casino c
       ['credit', payout],
     ]);
     expect(w.balance(p)).toBe(before - 500n + payout);
-    expect(await stored0()).toEqual({ balance: String(before - 500n + payout) });
+    // the retry job's credit answered the newest balance (the player's row, newer than the round's)
+    expect(await stored0()).toBe(before - 500n + payout);
     const stored = await w.round(roundId);
     expect(stored.body.roundStatus).toBe('settled');
     expect((stored.body.casinoCallbackAudit as Audit[])[1]).toMatchObject({ attemptCount: 3, callbackStatus: 'succeeded' });
@@ -337,18 +339,29 @@ describe('the wallet circuit of an operator (wallet-client.ts)', () => {
 });
 
 describe("the player's latest balance (CONTRACT.md §12)", () => {
-  it('a bet of a player whose balance row is missing writes it with the credit’s balance (the statement only updates; settled-bet.ts writes it when it found none)', async () => {
+  it("an instant bet keeps its balance in its round; a Mines answer that moved no money shows the newest of the player's row and that", async () => {
     const player = await w.player('fail-balance', { balance: '50' });
-    const row = () => w.t.services.db('player_balances').where({ operator_id: 'op-fail', player_ref: 'fail-balance' }).first('balance');
+    const db = w.t.services.db;
+    const row = () => db('player_balances').where({ operator_id: 'op-fail', player_ref: 'fail-balance' }).first('balance');
     expect(await row()).toEqual({ balance: '5000' }); // the launch wrote it
-    await w.t.services.db('player_balances').where({ operator_id: 'op-fail', player_ref: 'fail-balance' }).del();
-    const res = await w.bet(player, 'dice', 1, { target: 50, direction: 'over' });
-    expect(res.status).toBe(200);
-    expect(res.body.roundStatus).toBe('settled');
-    expect(await row()).toEqual({ balance: String(w.balance(player)) });
-    // and the next bet finds the row and updates it in place
-    const next = await w.bet(player, 'dice', 1, { target: 50, direction: 'over' });
-    expect(next.body.roundStatus).toBe('settled');
-    expect(await row()).toEqual({ balance: String(w.balance(player)) });
+    // a Mines round's debit answer goes to the player's row
+    const start = await w.call('POST', '/api/mines/rounds', { sessionId: player.sessionId, amount: 1, mineCount: 3, idempotencyKey: newKey('m') });
+    expect(start.status, start.text).toBe(200);
+    expect(await row()).toEqual({ balance: '4900' });
+    // a dice bet meanwhile: its credit's balance stays in its round (the player's row is not written)
+    const dice = await w.bet(player, 'dice', 1, { target: 50, direction: 'over' });
+    expect(dice.body.roundStatus).toBe('settled');
+    expect(await row()).toEqual({ balance: '4900' });
+    expect(await latestBalance(db, 'op-fail', 'fail-balance', 'USD')).toBe(w.balance(player));
+    // a safe reveal moves no money and answers the newest balance: the dice bet's
+    const roundId = start.body.roundId!;
+    const state = (await db('rounds').where({ round_id: roundId }).first('state')) as { state: { mines: number[] } };
+    const tile = Array.from({ length: 25 }, (_, i) => i).find((i) => !state.state.mines.includes(i))!;
+    const rev = await w.call('POST', `/api/mines/rounds/${roundId}/reveal`, { sessionId: player.sessionId, tile, idempotencyKey: newKey('r') });
+    expect(rev.status, rev.text).toBe(200);
+    expect(BigInt(Math.round(Number(rev.body.balance) * 100))).toBe(w.balance(player));
+    // a player with no row at all still has the latest bet's balance
+    await db('player_balances').where({ operator_id: 'op-fail', player_ref: 'fail-balance' }).del();
+    expect(await latestBalance(db, 'op-fail', 'fail-balance', 'USD')).toBe(w.balance(player));
   });
 });

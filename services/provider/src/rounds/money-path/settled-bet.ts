@@ -8,7 +8,8 @@
 import { AppError, asAppError } from '../../errors.js';
 import { stringifyAnswer } from '../../infra/json.js';
 import type { OperatorWithSecret } from '../../operators/operator-schema.js';
-import { latestBalance, rememberBalance } from '../../sessions/player-balances.js';
+import { rememberBalance } from '../../sessions/player-balances.js';
+import { latestBalance } from '../round-store/reads.js';
 import type { IdempotencyScope } from '../idempotency.js';
 import { storeCreditAndFinish, storeDebitAndClose } from '../round-store/writes.js';
 import { recordCallbackResult } from '../round-store/callback-writes.js';
@@ -92,9 +93,10 @@ export async function settleOpenedBet(
  * the round's final status (confirmed) or its `credit_pending` (not: never rolled back; the retry
  * job repeats the same credit), and the request's answer with its key. `answerOf` builds the
  * answer from the round as it will be. Null when the round moved on meanwhile: nothing but the
- * credit's answer was stored, and the caller answers from the round as it is. `unstored`: a balance
- * reported earlier in this request and not yet written (the debit's, `settleOpenedBet`), written
- * when the credit's answer carries none. `rebuilt`: true when a replay of the key rebuilds this
+ * credit's answer was stored, and the caller answers from the round as it is. `opts.unstored`: a
+ * balance reported earlier in this request and not yet written (the debit's, `settleOpenedBet`),
+ * written when the credit's answer carries none. `opts.balanceIn`: where the balance is kept
+ * (`round`: an instant game's, in its round's row). `opts.rebuilt`: true when a replay of the key rebuilds this
  * very answer from the final round and its stored callbacks (bets.ts `betAnswer`): a confirmed
  * credit's statement then leaves the answer out (the key's record keeps only its claim: one row
  * update less a bet; docs/performance.md "the ninth session").
@@ -106,9 +108,14 @@ export async function creditAndFinish<A>(
   credit: Callback,
   claim: IdempotencyScope,
   answerOf: (round: Round, credit: Callback, balance: bigint | null) => A,
-  unstored: BalanceReport | null = null,
-  rebuilt?: (answer: A, callback: Callback) => boolean,
+  opts: {
+    unstored?: BalanceReport | null;
+    rebuilt?: (answer: A, callback: Callback) => boolean;
+    /** an instant game's request keeps the balance in its round (writes.ts `storeCreditAndFinish`) */
+    balanceIn?: 'round' | 'player';
+  } = {},
 ): Promise<{ answer: A; round: Round } | null> {
+  const { unstored = null, rebuilt, balanceIn = 'player' } = opts;
   const a = await attempt(deps, operator, credit);
   const confirmed = a.status === 'succeeded';
   const now = new Date();
@@ -131,6 +138,7 @@ export async function creditAndFinish<A>(
     settledAt: now,
     leaseUntil: null,
     answer: stored,
+    balanceIn,
   });
   // the player's balance row was not there (a player whose launch wrote none): written now
   if (!balanceStored && balance) await rememberBalance(deps.db, balance);

@@ -83,13 +83,47 @@ export interface RoundWithContext {
   balance: bigint | null;
 }
 
+/**
+ * The player's latest balance (CONTRACT.md §12), a LATERAL subquery on the columns `op` and
+ * `player` answering one row (`balance`, `currency`) or none: the newer of the player's
+ * `player_balances` row (their launch, a Mines or Blackjack round's answers, the retry job's) and the
+ * balance an instant game's request kept in its round (`reported_balance`, with its confirmed
+ * credit's answer, in the statement that made the round final: its `updated_at` is the balance's
+ * time; writes.ts `storeCreditAndFinish`), of the player's latest three rounds. Three, not one: the latest
+ * may be a round in play whose answer carried no balance yet, or a Mines round whose debit's
+ * balance went to the player's row; and never more, so a read costs the same however long the
+ * player's history (the index `rounds_player_recent`).
+ */
+export const latestBalanceOf = (op: string, player: string) => `LATERAL (
+    SELECT x.balance, x.currency FROM (
+      SELECT b.balance, b.currency, b.reported_at AS at FROM player_balances b WHERE b.operator_id = ${op} AND b.player_ref = ${player}
+      UNION ALL
+      SELECT l.reported_balance, l.currency, l.updated_at FROM (
+        SELECT l.reported_balance, l.currency, l.updated_at FROM rounds l WHERE l.operator_id = ${op} AND l.player_ref = ${player}
+        ORDER BY l.created_at DESC, l.round_id DESC LIMIT 3
+      ) l
+    ) x WHERE x.balance IS NOT NULL ORDER BY x.at DESC LIMIT 1
+  )`;
+
+/** The player's latest reported balance in `currency` (`latestBalanceOf`), or null when none was reported in it. */
+export async function latestBalance(db: Queryable, operatorId: string, playerRef: string, currency: string): Promise<bigint | null> {
+  const res = await hotQuery(
+    db,
+    'gp_latest_balance',
+    `SELECT lb.balance::text AS balance, lb.currency FROM (SELECT ?::text AS op, ?::text AS player) p, ${latestBalanceOf('p.op', 'p.player')} lb`,
+    [operatorId, playerRef],
+  );
+  const row = (res.rows as { balance: string; currency: string }[])[0];
+  return row && row.currency === currency ? toBigInt(row.balance) : null;
+}
+
 /** The round, its callbacks, its seed pair and the player's latest balance, in one statement; null when unknown. */
 export async function getRoundWithContext(db: Queryable, roundId: string): Promise<RoundWithContext | null> {
   const sql = `SELECT r.*,
       (SELECT COALESCE(json_agg(to_jsonb(c) || jsonb_build_object('id', c.id::text, 'amount', c.amount::text) ORDER BY c.id), '[]'::json) FROM wallet_callbacks c WHERE ${callbackKeyOfRound('c.idempotency_key', 'r.round_id')} AND c.round_created_at = r.created_at AND c.round_id = r.round_id) AS ctx_callbacks,
       p.server_seed_hash AS ctx_seed_hash, p.server_seed AS ctx_seed, p.revealed AS ctx_revealed, b.balance::text AS ctx_balance, b.currency AS ctx_balance_currency
     FROM rounds r JOIN seed_pairs p ON p.id = r.seed_pair_id
-    LEFT JOIN player_balances b ON b.operator_id = r.operator_id AND b.player_ref = r.player_ref
+    LEFT JOIN ${latestBalanceOf('r.operator_id', 'r.player_ref')} b ON true
     WHERE r.round_id = ? AND ${roundAt('r.created_at')}`;
   const res = await hotQuery(db, 'gp_round_with_context', sql, [roundId, ...roundAtValues(roundId)]);
   const row = (

@@ -310,35 +310,45 @@ export interface CreditAnswered {
   leaseUntil: Date | null;
   /** the request's answer, stored with its key in the same statement */
   answer: { claim: KeyClaim; body: string; roundStatus: string } | null;
+  /** `round`: a confirmed credit's balance is kept in the round's row (an instant game's request), else in the player's `player_balances` row */
+  balanceIn: 'round' | 'player';
 }
 
 /**
  * Once the credit of a round is answered, in one statement: its result and the player's balance
- * stored; confirmed → the round's close status (`settled`, `cashed_out`, `busted`), else it stays
- * `credit_pending` with its lease ended; and the request's answer stored with its key. `round` null
- * when the round was no longer `credit_pending`: only the credit's result (and the balance) was
- * stored. `balanceStored` false: the answer's balance found no row of the player to update (the
- * caller writes it: `rememberBalance`).
+ * stored — an instant game's confirmed credit's in the round's own row (`reported_balance`,
+ * migration 20261206010000, the round final from then on; the player's latest balance is the newer
+ * of it and the player's row: reads.ts `latestBalanceOf`), any other in the player's
+ * `player_balances` row;
+ * confirmed → the round's close status (`settled`, `cashed_out`, `busted`), else it stays
+ * `credit_pending` with its lease ended; and the request's answer stored with its key (when there
+ * is one). `round` null when the round was no longer `credit_pending`: only the credit's result
+ * (and a player row's balance) was stored. `balanceStored` false: the balance was not written (no
+ * row of the player to update, or the round moved on): the caller writes it (`rememberBalance`).
  */
 export async function storeCreditAndFinish(db: Queryable, c: CreditAnswered): Promise<{ round: Round | null; balanceStored: boolean }> {
   const roundId = c.round.roundId;
   const t = roundTables(db, roundId);
-  const head = resultCtes({ idempotencyKey: c.creditKey, roundId }, c.creditResult, c.balance, t, 'update');
+  // in the round only when this statement makes it final: its updated_at is then the balance's time for good
+  const inRound = c.balanceIn === 'round' && c.confirmed ? c.balance : null;
+  const inPlayer = inRound === null ? c.balance : null;
+  const head = resultCtes({ idempotencyKey: c.creditKey, roundId }, c.creditResult, inPlayer, t, 'update');
   const at = roundAtIn(t, 'created_at', roundId);
   const values = [...head.values];
-  values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, roundId, ...at.values);
+  values.push(c.confirmed, c.confirmed, c.settledAt, c.leaseUntil, inRound === null ? null : inRound.balance.toString(), roundId, ...at.values);
   const answer = c.answer ? answerKeyCte(db, c.answer) : { sql: '', values: [], tag: '' };
   values.push(...answer.values);
   // RETURNING only what the statement decides (the status, the times): the rest is the round as it
   // was. One row whether or not the round moved on: it says whether the player's balance row was there.
   const sql = `WITH ${head.sql}, r AS (
-      UPDATE ${t.rounds} SET status = CASE WHEN ? THEN close_status ELSE status END, settled_at = CASE WHEN ? THEN ?::timestamptz ELSE settled_at END, lease_until = ?, updated_at = now()
+      UPDATE ${t.rounds} SET status = CASE WHEN ? THEN close_status ELSE status END, settled_at = CASE WHEN ? THEN ?::timestamptz ELSE settled_at END, lease_until = ?,
+        reported_balance = COALESCE(?::numeric, reported_balance), updated_at = now()
       WHERE round_id = ?${at.sql} AND status = 'credit_pending' RETURNING status, settled_at, updated_at
     )${answer.sql}
-    SELECT r.status, r.settled_at, r.updated_at${c.balance ? ', (SELECT count(*) FROM bal)::int AS bal_n' : ''} FROM (SELECT 1) AS one LEFT JOIN r ON true`;
+    SELECT r.status, r.settled_at, r.updated_at${inPlayer ? ', (SELECT count(*) FROM bal)::int AS bal_n' : ''} FROM (SELECT 1) AS one LEFT JOIN r ON true`;
   const res = await hotQuery(db, `gp_credit_and_finish${c.answer ? '_answer' : ''}${head.tag}${t.tag}${answer.tag}`, sql, values);
   const row = (res.rows as (Pick<RoundRow, 'settled_at' | 'updated_at'> & { status: RoundRow['status'] | null; bal_n?: number })[])[0]!;
-  const balanceStored = !c.balance || row.bal_n === 1;
+  const balanceStored = !c.balance || (inPlayer ? row.bal_n === 1 : row.status !== null);
   if (row.status === null) return { round: null, balanceStored };
   return {
     round: {
