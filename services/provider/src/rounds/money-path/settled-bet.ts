@@ -96,10 +96,10 @@ export async function settleOpenedBet(
  * credit's answer was stored, and the caller answers from the round as it is. `opts.unstored`: a
  * balance reported earlier in this request and not yet written (the debit's, `settleOpenedBet`),
  * written when the credit's answer carries none. `opts.balanceIn`: where the balance is kept
- * (`round`: an instant game's, in its round's row). `opts.rebuilt`: true when a replay of the key rebuilds this
- * very answer from the final round and its stored callbacks (bets.ts `betAnswer`): a confirmed
- * credit's statement then leaves the answer out (the key's record keeps only its claim: one row
- * update less a bet; docs/performance.md "the ninth session").
+ * (`round`: an instant game's, in its round's row). `opts.rebuilt`: true when a replay of the key
+ * rebuilds this very answer from the final round and its stored callbacks (bets.ts `betAnswer`): a
+ * confirmed credit's statement then leaves the answer out (the key's record keeps only its claim:
+ * one row update less a bet; docs/performance.md "the ninth session").
  */
 export async function creditAndFinish<A>(
   deps: MoneyDeps,

@@ -89,8 +89,8 @@ export interface RoundWithContext {
  * `player_balances` row (their launch, a Mines or Blackjack round's answers, the retry job's) and the
  * balance an instant game's request kept in its round (`reported_balance`, with its confirmed
  * credit's answer, in the statement that made the round final: its `updated_at` is the balance's
- * time; writes.ts `storeCreditAndFinish`), of the player's latest three rounds. Three, not one: the latest
- * may be a round in play whose answer carried no balance yet, or a Mines round whose debit's
+ * time; writes.ts `storeCreditAndFinish`), of the player's latest three rounds. Three, not one: the
+ * latest may be a round in play whose answer carried no balance yet, or a Mines round whose debit's
  * balance went to the player's row; and never more, so a read costs the same however long the
  * player's history (the index `rounds_player_recent`).
  */

@@ -319,10 +319,9 @@ export interface CreditAnswered {
  * stored — an instant game's confirmed credit's in the round's own row (`reported_balance`,
  * migration 20261206010000, the round final from then on; the player's latest balance is the newer
  * of it and the player's row: reads.ts `latestBalanceOf`), any other in the player's
- * `player_balances` row;
- * confirmed → the round's close status (`settled`, `cashed_out`, `busted`), else it stays
- * `credit_pending` with its lease ended; and the request's answer stored with its key (when there
- * is one). `round` null when the round was no longer `credit_pending`: only the credit's result
+ * `player_balances` row; confirmed → the round's close status (`settled`, `cashed_out`, `busted`),
+ * else it stays `credit_pending` with its lease ended; and the request's answer stored with its key
+ * (when there is one). `round` null when the round was no longer `credit_pending`: only the credit's result
  * (and a player row's balance) was stored. `balanceStored` false: the balance was not written (no
  * row of the player to update, or the round moved on): the caller writes it (`rememberBalance`).
  */
