@@ -2,7 +2,8 @@
  * A settled bet's answer is not stored with its key (issue 25, the ninth session): the statement
  * that settles the round leaves the key's record as its claim, and a replay rebuilds the answer
  * from the round and its stored callbacks (bets.ts `betAnswer`). CONTRACT.md §13: the same key and
- * request answer what the first answered — these hold the rebuilt answer to the original.
+ * request answer what the first answered — these hold the rebuilt answer to the original. Identical
+ * requests at once meet the rebuild too: endpoint-rules.test.ts "five identical requests at once".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newKey, startWorld, type Player, type World } from '../helpers/casino.js';
@@ -63,16 +64,5 @@ describe("a settled bet's replay rebuilds its answer", () => {
     expect(Math.round(Number(first.body.balance) * 100)).toBe(Number(debit.balanceAfter)); // USD: 2 decimals
     const again = await w.bet(p, 'dice', 1, { target: 50, direction: 'under' }, key);
     expect(again.body).toEqual(first.body);
-  });
-
-  it('identical requests at once: every one answers the same, one round, the key claimed once', async () => {
-    const key = newKey('rebuilt-burst');
-    w.casino.setFaults([{ path: '/wallet/credit', kind: 'delay', ms: 150, times: 1 }]);
-    const answers = await Promise.all(Array.from({ length: 4 }, () => w.bet(p, 'plinko', 1, { rows: 8 }, key)));
-    w.casino.clearFaults();
-    for (const a of answers) expect(a.status, a.text).toBe(200);
-    for (const a of answers) expect(a.body).toEqual(answers[0]!.body);
-    expect(w.ledger(answers[0]!.body.roundId!).map((tx) => tx.type)).toEqual(['debit', 'credit']);
-    expect(await record(key)).toHaveLength(1);
   });
 });

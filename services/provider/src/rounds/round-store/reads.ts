@@ -99,8 +99,8 @@ export const latestBalanceOf = (op: string, player: string) => `LATERAL (
       SELECT b.balance, b.currency, b.reported_at AS at FROM player_balances b WHERE b.operator_id = ${op} AND b.player_ref = ${player}
       UNION ALL
       SELECT l.reported_balance, l.currency, l.updated_at FROM (
-        SELECT l.reported_balance, l.currency, l.updated_at FROM rounds l WHERE l.operator_id = ${op} AND l.player_ref = ${player}
-        ORDER BY l.created_at DESC, l.round_id DESC LIMIT 3
+        SELECT lr.reported_balance, lr.currency, lr.updated_at FROM rounds lr WHERE lr.operator_id = ${op} AND lr.player_ref = ${player}
+        ORDER BY lr.created_at DESC, lr.round_id DESC LIMIT 3
       ) l
     ) x WHERE x.balance IS NOT NULL ORDER BY x.at DESC LIMIT 1
   )`;
