@@ -13,7 +13,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { request } from './client.js';
-import { hasPgStatStatements, PgStats, runPool, serverUrl } from './pg.js';
+import { callsPerBet, describeCalls, hasPgStatStatements, PgStats, runPool, serverUrl } from './pg.js';
 import { loadSettledRounds } from './big-tables.js';
 import { timeReconciliationReads } from './big-reads.js';
 import { createPlayer, createPlayers, type OperatorSpec, type Player } from './players.js';
@@ -79,6 +79,8 @@ export interface ScenarioResult {
   walRecordsPerBet: number | null;
   /** PostgreSQL CPU (the whole cluster) per bet, ms. */
   postgresCpuMsPerBet: number | null;
+  /** Calls per bet of each PL/pgSQL function (the CHECK rule functions and row triggers); null when not counted. */
+  functionCallsPerBet: Record<string, number> | null;
   notes: string[];
 }
 
@@ -218,6 +220,7 @@ export async function runLoad(env: Env, spec: LoadSpec): Promise<ScenarioResult>
     roundTripsPerBet: bets && pg1.roundTrips !== null && pg0.roundTrips !== null ? (pg1.roundTrips - pg0.roundTrips) / bets : null,
     walRecordsPerBet: bets && pg1.walRecords !== null && pg0.walRecords !== null ? (pg1.walRecords - pg0.walRecords) / bets : null,
     postgresCpuMsPerBet: bets && sides.postgres !== null ? (sides.postgres * seconds * 1000) / bets : null,
+    functionCallsPerBet: bets ? callsPerBet(pg0.functionCalls, pg1.functionCalls, bets) : null,
     notes: [],
   };
 }
@@ -337,6 +340,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       const countStatements = !(await hasPgStatStatements());
       world = await startWorld({
         countStatements,
+        trackFunctionCalls: true,
         slot: 'bench',
         providers: 1,
         operators: [BENCH_OPERATOR, PIPE_OPERATOR],
@@ -352,12 +356,13 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       print(
         `world: database ${world.db.name}, Redis ${world.redis.url}, casino ${world.casinoProcess.url}, provider ${world.providers[0]!.url} (node ${PROVIDER_NODE_ARGS.join(' ') || 'without flags'}, as the image runs it); logs in ${world.logDir}`,
       );
-      pg = new PgStats(serverUrl(), world.db.name, world.wire);
+      pg = new PgStats(serverUrl(), world.db.name, world.wire, world.functionsTracked);
       await pg.open();
       report.statementsNote = pg.statementsNote;
       report.statementsSource = pg.statementsSource;
       if (pg.statementsNote) print(`note: statements per bet are n/a: ${pg.statementsNote}`);
       if (pg.statementsSource) print(`statements per bet from: ${pg.statementsSource}`);
+      if (!world.functionsTracked) print('note: PL/pgSQL calls per bet are n/a: the role cannot set track_functions on the run database (not a superuser)');
       const w = world;
       const env: Env = { world: w, pg, opts };
       const provider = w.providers[0]!;
@@ -656,8 +661,15 @@ export function comparisons(report: BenchReport): string[] {
   if (dice64) lines.push(`provider CPU per settled dice bet: ${f(dice64.cpuMsPerBet, 2)} ms`);
   const sql = report.results
     .filter((r) => !r.name.includes('processes'))
-    .map((r) => `${r.name} ${f(r.statementsPerBet, 1)} statements, ${f(r.commitsPerBet, 2)} commits`);
+    .map(
+      (r) =>
+        `${r.name} ${f(r.statementsPerBet, 1)} statements, ${f(r.commitsPerBet, 2)} commits${r.functionCallsPerBet ? `, ${f(describeCalls(r.functionCallsPerBet).total, 1)} PL/pgSQL calls` : ''}`,
+    );
   if (sql.length) lines.push(`PostgreSQL per bet (a Mines or Blackjack bet is a whole round): ${sql.join('; ')}`);
+  if (dice64?.functionCallsPerBet)
+    lines.push(
+      `PL/pgSQL calls per settled dice bet (the money path's CHECK rule functions and row triggers, each call set up again in every transaction: docs/performance.md "the tenth session"): ${describeCalls(dice64.functionCallsPerBet).each}`,
+    );
   const peak = loadRssPeak(report.results);
   if (peak) lines.push(`peak RSS of a provider process under load: ${f(peak.mib, 0)} MiB (${peak.scenario}; over ${peak.of} provider scenarios)`);
   if (two && dice64) {

@@ -69,6 +69,49 @@ export interface PgCounters {
   roundTrips: number | null;
   /** WAL records written by the whole cluster (pg_stat_wal, PostgreSQL 14+); null when it cannot be read. */
   walRecords: number | null;
+  /**
+   * Calls of each PL/pgSQL function in the run's database (pg_stat_user_functions: the money path's
+   * CHECK rule functions and row triggers); null unless the database tracks them (FUNCTION_TRACKING).
+   */
+  functionCalls: Record<string, number> | null;
+}
+
+/**
+ * Settings of the run's database that make PostgreSQL count each PL/pgSQL function's calls. Set
+ * before the providers connect (a session reads its database's settings when it starts); a
+ * superuser's setting (PGC_SUSET), so `trackFunctionCalls` tells whether it took.
+ */
+export const FUNCTION_TRACKING = { track_functions: 'pl' } as const;
+
+/**
+ * Sets FUNCTION_TRACKING on the run's database when the role may (a superuser: the test clusters'
+ * `postgres`); false otherwise, and the bench prints the calls as n/a. Counting a call costs two
+ * clock reads, not a statement: the bench's other figures do not move.
+ */
+export async function trackFunctionCalls(dbName: string, base = serverUrl()): Promise<boolean> {
+  return withClient(base, async (c) => {
+    const su = await c.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
+    if (!su.rows[0]?.rolsuper) return false;
+    for (const [name, value] of Object.entries(FUNCTION_TRACKING)) await c.query(`ALTER DATABASE ${ident(dbName)} SET ${name} = '${value}'`);
+    return true;
+  });
+}
+
+/** Each function's calls in the window per bet (functions called in it only); null when not counted. */
+export function callsPerBet(before: Record<string, number> | null, after: Record<string, number> | null, bets: number): Record<string, number> | null {
+  if (!before || !after) return null;
+  const out: Record<string, number> = {};
+  for (const [name, calls] of Object.entries(after)) {
+    const n = calls - (before[name] ?? 0);
+    if (n > 0) out[name] = n / bets;
+  }
+  return out;
+}
+
+/** All PL/pgSQL calls per bet, and each function's (most called first), as one line's text. */
+export function describeCalls(perBet: Record<string, number>): { total: number; each: string } {
+  const entries = Object.entries(perBet).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return { total: entries.reduce((t, [, n]) => t + n, 0), each: entries.map(([name, n]) => `${name} ${n.toFixed(2)}`).join(', ') };
 }
 
 /** Is pg_stat_statements loaded in the server of `base` (shared_preload_libraries)? */
@@ -82,6 +125,8 @@ export async function hasPgStatStatements(base = serverUrl()): Promise<boolean> 
 /** Reads the server's counters of one database; keep one per run (it holds a connection). */
 export class PgStats {
   private client: pg.Client | null = null;
+  /** On the run's database itself: function statistics are per database (two short transactions a read). */
+  private functionsClient: pg.Client | null = null;
   private oid = 0;
   /** Why statements are not counted, when they are not. */
   statementsNote: string | null = null;
@@ -95,6 +140,8 @@ export class PgStats {
     private readonly dbName: string,
     /** The relay the providers go through: counts statements when pg_stat_statements cannot. */
     private readonly wire: WireCounter | null = null,
+    /** The run's database counts PL/pgSQL calls (trackFunctionCalls took). */
+    private readonly functionsTracked = false,
   ) {}
 
   async open(): Promise<void> {
@@ -123,6 +170,10 @@ export class PgStats {
     const backend = Number(me.rows[0]?.pid ?? 0);
     // Only when PostgreSQL runs on this machine (our backend is a process we can see).
     this.postmasterPid = backend ? parentPid(backend) : null;
+    if (this.functionsTracked) {
+      this.functionsClient = new pg.Client({ connectionString: databaseUrl(this.base, this.dbName) });
+      await this.functionsClient.connect();
+    }
   }
 
   async counters(): Promise<PgCounters> {
@@ -145,12 +196,20 @@ export class PgStats {
     } catch {
       walRecords = null;
     }
+    let functionCalls: Record<string, number> | null = null;
+    if (this.functionsClient) {
+      const f = await this.functionsClient.query<{ funcname: string; calls: string }>(
+        'SELECT funcname, sum(calls)::text AS calls FROM pg_stat_user_functions GROUP BY funcname',
+      );
+      functionCalls = Object.fromEntries(f.rows.map((r) => [r.funcname, Number(r.calls)]));
+    }
     return {
       commits: Number(d.rows[0]?.xact_commit ?? 0),
       rollbacks: Number(d.rows[0]?.xact_rollback ?? 0),
       statements,
       roundTrips: wire?.roundTrips ?? null,
       walRecords,
+      functionCalls,
     };
   }
 
@@ -168,7 +227,9 @@ export class PgStats {
 
   async close(): Promise<void> {
     await this.client?.end().catch(() => undefined);
+    await this.functionsClient?.end().catch(() => undefined);
     this.client = null;
+    this.functionsClient = null;
   }
 }
 

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CasinoControl } from './casino.js';
 import { closePools, ProviderSet } from './client.js';
-import { createRunDatabase, serverUrl, type RunDatabase } from './pg.js';
+import { createRunDatabase, serverUrl, trackFunctionCalls, type RunDatabase } from './pg.js';
 import { startWireCounter, type WireCounter } from './pg-wire-counter.js';
 import { putOperator, providerEnv, runSecrets, type OperatorSpec, type RunSecrets } from './players.js';
 import { startCasino, startProvider, startRedis, type CasinoProcess, type ProviderProcess, type RedisProcess } from './processes.js';
@@ -46,6 +46,8 @@ export interface WorldOptions {
   env?: Record<string, string>;
   /** Providers reach PostgreSQL through a wire-protocol relay that counts their statements (pg-wire-counter.ts). */
   countStatements?: boolean;
+  /** The run's database counts each PL/pgSQL function's calls (pg.ts trackFunctionCalls), when the role may set it. */
+  trackFunctionCalls?: boolean;
 }
 
 export interface World {
@@ -64,6 +66,8 @@ export interface World {
   addProvider(): Promise<ProviderProcess>;
   /** The statement-counting relay the providers reach PostgreSQL through (with `countStatements`). */
   wire: WireCounter | null;
+  /** The run's database counts PL/pgSQL calls (`trackFunctionCalls` asked, and the role could set it). */
+  functionsTracked: boolean;
   stop(opts?: { keepDatabase?: boolean }): Promise<void>;
 }
 
@@ -84,6 +88,8 @@ export async function startWorld(o: WorldOptions): Promise<World> {
   const started: { stop(): Promise<void> }[] = [];
   const db = await createRunDatabase(`gp_h${o.slot.toLowerCase()}_`, serverUrl());
   try {
+    // before any provider connects: a session reads its database's settings when it starts
+    const functionsTracked = o.trackFunctionCalls ? await trackFunctionCalls(db.name) : false;
     const wire = o.countStatements ? await startWireCounter(db.url) : null;
     if (wire) started.push({ stop: () => wire.close() });
     const providerDbUrl = wire ? wire.urlFor(db.url) : db.url;
@@ -141,6 +147,7 @@ export async function startWorld(o: WorldOptions): Promise<World> {
       port,
       addProvider,
       wire,
+      functionsTracked,
       async stop(opts = {}) {
         await closePools();
         for (const s of started.reverse()) await s.stop().catch(() => undefined);

@@ -1,0 +1,91 @@
+/**
+ * The bench's PL/pgSQL calls per bet (issue 25; docs/performance.md "the tenth session"): the run's
+ * database counts each function's calls from its providers' first connection, and the counts of a
+ * window divided by its bets are what `npm run bench` prints. A count, not a time: it does not move
+ * with the machine's load. A dice bet writes its round three times (opened, debit answered, credit
+ * answered), and each write checks the round's rules once (gp_rounds_rules, the CHECK of rounds).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BENCH_OPERATOR } from '../src/bench.js';
+import { closePools, request } from '../src/client.js';
+import { callsPerBet, describeCalls, PgStats, serverUrl, type PgCounters } from '../src/pg.js';
+import { createPlayer, type Player } from '../src/players.js';
+import { startWorld, type World } from '../src/world.js';
+
+const BETS = 4;
+let world: World;
+let player: Player;
+let stats: PgStats;
+
+beforeAll(async () => {
+  world = await startWorld({ slot: 'bigTest', providers: 1, operators: [BENCH_OPERATOR], logLevel: 'warn', metrics: false, trackFunctionCalls: true });
+  player = await createPlayer(world.casino, () => world.providers[0]!.url, {
+    index: 0,
+    playerRef: 'counts-test',
+    operator: BENCH_OPERATOR,
+    balance: '1000.00',
+  });
+  stats = new PgStats(serverUrl(), world.db.name, world.wire, world.functionsTracked);
+  await stats.open();
+}, 120_000);
+afterAll(async () => {
+  await stats?.close();
+  await closePools();
+  await world?.stop();
+});
+
+/** Counters once every call of the window has reached the statistics (a backend reports them within a second or so of its transaction). */
+async function settledCounters(before: PgCounters, roundWrites: number): Promise<PgCounters> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const now = await stats.counters();
+    const seen = (now.functionCalls?.gp_rounds_rules ?? 0) - (before.functionCalls?.gp_rounds_rules ?? 0);
+    if (seen >= roundWrites || Date.now() > deadline) return now;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+describe('PL/pgSQL calls per bet', () => {
+  it('are counted in the run’s database from the providers’ first connection, per function', async () => {
+    // the test clusters' role is a superuser (README), so the database can be told to count
+    expect(world.functionsTracked).toBe(true);
+    const before = await stats.counters();
+    expect(before.functionCalls).not.toBeNull();
+
+    const provider = world.providers[0]!.url;
+    for (let i = 0; i < BETS; i++) {
+      const bet = await request(provider, 'POST', '/api/bets', {
+        sessionId: player.sessionId,
+        gameType: 'dice',
+        amount: 1,
+        params: { target: 50.5, direction: 'over' },
+        idempotencyKey: `counts-test-${i}`,
+      });
+      expect(bet.status, bet.text).toBe(200);
+      expect(bet.body.roundStatus).toBe('settled');
+    }
+
+    const after = await settledCounters(before, 3 * BETS);
+    const perBet = callsPerBet(before.functionCalls, after.functionCalls, BETS)!;
+    expect(perBet.gp_rounds_rules).toBe(3);
+    // the round's opening inserts it (its trigger), the debit's and the credit's rows name it (theirs)
+    expect(perBet.rounds_before_insert).toBe(1);
+    expect(perBet.wallet_callbacks_round_exists).toBe(2);
+
+    const { total, each } = describeCalls(perBet);
+    expect(total).toBe(Object.values(perBet).reduce((a, b) => a + b, 0));
+    expect(each.startsWith('gp_wallet_callbacks_rules 4.00, gp_rounds_rules 3.00')).toBe(true);
+  }, 120_000);
+
+  it('are n/a, not zero, when the database does not count them', async () => {
+    const blind = new PgStats(serverUrl(), world.db.name, world.wire, false);
+    await blind.open();
+    try {
+      const c = await blind.counters();
+      expect(c.functionCalls).toBeNull();
+      expect(callsPerBet(c.functionCalls, c.functionCalls, 10)).toBeNull();
+    } finally {
+      await blind.close();
+    }
+  });
+});
