@@ -125,7 +125,7 @@ export async function hasPgStatStatements(base = serverUrl()): Promise<boolean> 
 /** Reads the server's counters of one database; keep one per run (it holds a connection). */
 export class PgStats {
   private client: pg.Client | null = null;
-  /** On the run's database itself: function statistics are per database (two short transactions a read). */
+  /** On the run's database itself: function statistics are per database (one statement and one commit a read, beside a window's thousands of bets). */
   private functionsClient: pg.Client | null = null;
   private oid = 0;
   /** Why statements are not counted, when they are not. */
