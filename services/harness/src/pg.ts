@@ -89,11 +89,18 @@ export const FUNCTION_TRACKING = { track_functions: 'pl' } as const;
  * clock reads, not a statement: the bench's other figures do not move.
  */
 export async function trackFunctionCalls(dbName: string, base = serverUrl()): Promise<boolean> {
-  return withClient(base, async (c) => {
-    const su = await c.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
-    if (!su.rows[0]?.rolsuper) return false;
+  if (!(await isSuperuser(base))) return false;
+  await withClient(base, async (c) => {
     for (const [name, value] of Object.entries(FUNCTION_TRACKING)) await c.query(`ALTER DATABASE ${ident(dbName)} SET ${name} = '${value}'`);
-    return true;
+  });
+  return true;
+}
+
+/** Is the role of `base` a superuser (may it set FUNCTION_TRACKING)? */
+export async function isSuperuser(base = serverUrl()): Promise<boolean> {
+  return withClient(base, async (c) => {
+    const r = await c.query<{ rolsuper: boolean }>('SELECT rolsuper FROM pg_roles WHERE rolname = current_user');
+    return r.rows[0]?.rolsuper === true;
   });
 }
 
