@@ -17,7 +17,7 @@ import { callsPerBet, describeCalls, hasPgStatStatements, PgStats, runPool, serv
 import { loadSettledRounds } from './big-tables.js';
 import { timeReconciliationReads } from './big-reads.js';
 import { createPlayer, createPlayers, type OperatorSpec, type Player } from './players.js';
-import { cpuSeconds, machineCpu, memoryMiB, resetPeak } from './proc-stats.js';
+import { cpuSeconds, heapAllocatedBytes, machineCpu, memoryMiB, resetPeak } from './proc-stats.js';
 import {
   NPM_START_NODE_ARGS,
   PIPELINE_ENTRY,
@@ -81,6 +81,8 @@ export interface ScenarioResult {
   postgresCpuMsPerBet: number | null;
   /** Calls per bet of each PL/pgSQL function (the CHECK rule functions and row triggers); null when not counted. */
   functionCallsPerBet: Record<string, number> | null;
+  /** KiB V8 allocated per bet in the measured server process(es) (their `gp_nodejs_heap_allocated_bytes_total`); null when not reported. */
+  allocatedKiBPerBet: number | null;
   notes: string[];
 }
 
@@ -132,6 +134,8 @@ export interface LoadSpec {
   origins: string[];
   /** Server processes whose CPU and memory are measured. */
   serverPids: () => number[];
+  /** Their Prometheus listeners, for the bytes they allocate (null: not reported). */
+  metricsUrls: () => (string | null)[];
   /** One unit of work of player i; answers how many bets it completed. */
   step: (i: number, call: Caller, r: Rng) => Promise<number>;
   /** The status every request should get (200 unless the scenario measures a refusal). */
@@ -177,6 +181,8 @@ export async function runLoad(env: Env, spec: LoadSpec): Promise<ScenarioResult>
   await sleep(opts.warmupS * 1000);
   // The window: every counter read while the load runs on both ends.
   const pids = spec.serverPids();
+  const allocated = () => Promise.all(spec.metricsUrls().map(heapAllocatedBytes));
+  const alloc0 = await allocated();
   const cpu0 = pids.map(cpuSeconds);
   const side = sideMeters(env);
   const pg0 = await env.pg.counters();
@@ -193,6 +199,7 @@ export async function runLoad(env: Env, spec: LoadSpec): Promise<ScenarioResult>
   const cpu1 = pids.map(cpuSeconds);
   const m1 = machineCpu();
   const sides = side.read(seconds);
+  const alloc1 = await allocated();
   clearInterval(sampler);
   phase = 'stop';
   await Promise.all(workers);
@@ -221,8 +228,22 @@ export async function runLoad(env: Env, spec: LoadSpec): Promise<ScenarioResult>
     walRecordsPerBet: bets && pg1.walRecords !== null && pg0.walRecords !== null ? (pg1.walRecords - pg0.walRecords) / bets : null,
     postgresCpuMsPerBet: bets && sides.postgres !== null ? (sides.postgres * seconds * 1000) / bets : null,
     functionCallsPerBet: bets ? callsPerBet(pg0.functionCalls, pg1.functionCalls, bets) : null,
+    allocatedKiBPerBet: allocatedPerBet(alloc0, alloc1, bets),
     notes: [],
   };
+}
+
+/** KiB allocated per bet over the servers: null when any of them did not report both ends. */
+export function allocatedPerBet(before: (number | null)[], after: (number | null)[], bets: number): number | null {
+  if (!bets || !before.length || before.length !== after.length) return null;
+  let bytes = 0;
+  for (let i = 0; i < before.length; i++) {
+    const a = before[i];
+    const b = after[i];
+    if (a === null || a === undefined || b === null || b === undefined) return null;
+    bytes += b - a;
+  }
+  return bytes / 1024 / bets;
 }
 
 /** CPU of the other sides (casino, PostgreSQL, Redis, this client) over the window. */
@@ -370,7 +391,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
       const players = await createPlayers(n, (i) =>
         createPlayer(w.casino, () => provider.url, { index: i, playerRef: `bench-${i}`, operator: BENCH_OPERATOR, balance: '100000000.00' }),
       );
-      const one = { serverPids: () => [provider.pid], origins: [provider.url] };
+      const one = { serverPids: () => [provider.pid], metricsUrls: () => [provider.metricsUrl], origins: [provider.url] };
       const run = async (spec: LoadSpec) => {
         print(`\n▶ ${spec.name}: ${spec.what} (${spec.players} players, ${opts.warmupS}s warm-up + ${opts.durationS}s)`);
         const res = await runLoad(env, spec);
@@ -422,6 +443,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
             what: `bare I/O pipeline with the three commits a crash-safe provider needs, ${n} connections`,
             players: n,
             serverPids: () => [safe.pid],
+            metricsUrls: () => [`${safe.url}/metrics`],
             origins: [safe.url],
             step: pipelineStep(pipePlayers),
           });
@@ -438,7 +460,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
             await w.casino.createPlayer(ref, 'USD', '100000000.00');
             pipePlayers.push({ playerRef: ref, launchToken: await w.casino.launchToken(ref, PIPE_OPERATOR.operatorId) });
           }
-          const spec = { serverPids: () => [pipe.pid], origins: [pipe.url], step: pipelineStep(pipePlayers) };
+          const spec = { serverPids: () => [pipe.pid], metricsUrls: () => [`${pipe.url}/metrics`], origins: [pipe.url], step: pipelineStep(pipePlayers) };
           await run({ name: 'pipeline ×1', what: 'bare I/O pipeline, one connection', players: 1, ...spec });
           await run({ name: `pipeline ×${n}`, what: `bare I/O pipeline, ${n} connections`, players: n, ...spec });
         } finally {
@@ -474,6 +496,7 @@ export async function runBench(opts: BenchOptions): Promise<BenchReport> {
           players: n,
           step: diceStep(players),
           serverPids: () => [provider.pid, second.pid],
+          metricsUrls: () => [provider.metricsUrl, second.metricsUrl],
           origins: [provider.url, second.url],
         });
         if (dice64) res.notes.push(`scale-out: ${(res.bets / res.seconds / (dice64.bets / dice64.seconds)).toFixed(2)}× one process`);
@@ -592,7 +615,7 @@ export async function firstStart(port: number): Promise<{ readyMs: number; hwmMi
 const f = (v: number | null | undefined, d = 1) => (v === null || v === undefined || Number.isNaN(v) ? 'n/a' : v.toFixed(d));
 
 export function summaryLine(r: ScenarioResult): string {
-  return `  ${f(r.bets / r.seconds)} bets/s (${f(r.requests / r.seconds)} req/s), p50 ${f(r.latency.p50)} ms, p95 ${f(r.latency.p95)} ms, p99 ${f(r.latency.p99)} ms, errors ${r.errors.total()}${r.errors.total() ? ` (${r.errors.toString()})` : ''}, CPU ${f(r.cpuMsPerBet, 2)} ms/bet, RSS peak ${f(r.rssPeakMiB, 0)} MiB (VmHWM ${f(r.hwmMiB, 0)}), commits/bet ${f(r.commitsPerBet, 2)}, statements/bet ${f(r.statementsPerBet, 1)}${r.roundTripsPerBet === null ? '' : `, round trips/bet ${f(r.roundTripsPerBet, 1)}`}, WAL records/bet ${f(r.walRecordsPerBet, 1)}, PostgreSQL CPU ${f(r.postgresCpuMsPerBet, 2)} ms/bet`;
+  return `  ${f(r.bets / r.seconds)} bets/s (${f(r.requests / r.seconds)} req/s), p50 ${f(r.latency.p50)} ms, p95 ${f(r.latency.p95)} ms, p99 ${f(r.latency.p99)} ms, errors ${r.errors.total()}${r.errors.total() ? ` (${r.errors.toString()})` : ''}, CPU ${f(r.cpuMsPerBet, 2)} ms/bet, RSS peak ${f(r.rssPeakMiB, 0)} MiB (VmHWM ${f(r.hwmMiB, 0)}), commits/bet ${f(r.commitsPerBet, 2)}, statements/bet ${f(r.statementsPerBet, 1)}${r.roundTripsPerBet === null ? '' : `, round trips/bet ${f(r.roundTripsPerBet, 1)}`}, WAL records/bet ${f(r.walRecordsPerBet, 1)}, allocated ${f(r.allocatedKiBPerBet, 0)} KiB/bet, PostgreSQL CPU ${f(r.postgresCpuMsPerBet, 2)} ms/bet`;
 }
 
 export function resultRows(results: ScenarioResult[]): string[][] {
@@ -612,6 +635,7 @@ export function resultRows(results: ScenarioResult[]): string[][] {
       'commits/bet',
       'stmts/bet',
       'trips/bet',
+      'alloc KiB/bet',
       'server cores',
       'casino',
       'postgres',
@@ -634,6 +658,7 @@ export function resultRows(results: ScenarioResult[]): string[][] {
       f(r.commitsPerBet, 2),
       f(r.statementsPerBet, 1),
       f(r.roundTripsPerBet, 1),
+      f(r.allocatedKiBPerBet, 0),
       r.cores.server.map((c) => f(c, 2)).join('+'),
       f(r.cores.casino, 2),
       f(r.cores.postgres, 2),
@@ -659,6 +684,11 @@ export function comparisons(report: BenchReport): string[] {
     );
   if (dice1 && pipe1) lines.push(`dice ×1 / pipeline ×1: ${f(rate(dice1) / rate(pipe1), 2)}; one player p99 ${f(dice1.latency.p99)} ms`);
   if (dice64) lines.push(`provider CPU per settled dice bet: ${f(dice64.cpuMsPerBet, 2)} ms`);
+  const safe = by('pipeline3 ×');
+  if (dice64?.allocatedKiBPerBet != null)
+    lines.push(
+      `allocated per settled dice bet (V8's heap, the garbage the collector sweeps; a count that does not move with the machine's load): provider ${f(dice64.allocatedKiBPerBet, 0)} KiB${safe?.allocatedKiBPerBet != null ? `, the three-commit pipeline ${f(safe.allocatedKiBPerBet, 0)} KiB` : ''}`,
+    );
   // The pipeline and the floor call no PL/pgSQL: what their windows count is the scenario before
   // them, reported late by backends gone idle (PostgreSQL 15 flushes an idle backend's statistics
   // up to 10 s later; the same spill is in the pipeline's commits a bet, 2.05 for 2).

@@ -6,7 +6,8 @@
  *   3. a signed debit and 4. a signed credit to the casino wallet over HTTP (keep-alive),
  *   5. one UPDATE of the round with its two audit rows (a single statement, one commit).
  * No validation, fairness, logging or framework: the provider's ratio to it says how much of its
- * time goes to anything but I/O. Run as its own process (`node dist/pipeline.js`) so its CPU
+ * time goes to anything but I/O. `GET /metrics` answers the bytes V8 has allocated (the bench's
+ * allocations per bet, as the provider's metric of that name). Run as its own process (`node dist/pipeline.js`) so its CPU
  * and memory are read the same way as the provider's.
  *
  * With COMMITS=3 (issue 25's crash-safe floor) a third commit comes between the debit and the
@@ -19,6 +20,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -131,6 +133,12 @@ export async function startPipeline(env: Record<string, string | undefined>): Pr
         res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
       };
       if (req.method === 'GET' && req.url === '/health') return reply(200, { status: 'ok' });
+      if (req.method === 'GET' && req.url === '/metrics') {
+        // the bench's allocations per bet, under the provider's metric name (absent where Node does not report it)
+        const bytes = (v8.getHeapStatistics() as v8.HeapInfo & { total_allocated_bytes?: number }).total_allocated_bytes;
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(bytes === undefined ? '' : `gp_nodejs_heap_allocated_bytes_total ${bytes}\n`);
+        return;
+      }
       if (req.method !== 'POST' || req.url !== '/bet') return reply(404, { code: 'NOT_FOUND' });
       let input: { playerRef: string; launchToken: string; amount: string };
       try {

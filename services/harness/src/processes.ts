@@ -175,6 +175,8 @@ export interface ProviderProcess {
   readonly starts: number;
   /** Milliseconds from spawn to the first `/health` 200 of the current incarnation. */
   readonly readyAfterMs: number;
+  /** Its Prometheus listener (METRICS_PORT), null when it has none. */
+  metricsUrl: string | null;
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again (same port and environment) and waits for `/health`. */
   restart(): Promise<void>;
@@ -222,10 +224,12 @@ export async function startProvider(opts: ProviderOptions): Promise<ProviderProc
   };
 
   await launch();
+  const metricsPort = Number(opts.env.METRICS_PORT ?? 0);
   return {
     name: opts.name,
     url,
     port: opts.port,
+    metricsUrl: metricsPort > 0 ? `http://127.0.0.1:${metricsPort}/metrics` : null,
     get pid() {
       return current!.pid;
     },

@@ -74,7 +74,15 @@ export async function runSoak(o: SoakOptions): Promise<{ samples: SoakSample[]; 
       const benchOpts: BenchOptions = { quick: true, scenarios: [], players: o.players, warmupS: 5, durationS: 15, logLevel: o.logLevel, print };
       const res = await runLoad(
         { world, pg, opts: benchOpts },
-        { name: 'peak', what: 'dice', players: o.players, origins: [provider.url], serverPids: () => [provider.pid], step: diceStep(players) },
+        {
+          name: 'peak',
+          what: 'dice',
+          players: o.players,
+          origins: [provider.url],
+          serverPids: () => [provider.pid],
+          metricsUrls: () => [provider.metricsUrl],
+          step: diceStep(players),
+        },
       );
       peak = res.bets / res.seconds;
       rate = peak / 2;

@@ -1,15 +1,20 @@
 /**
- * The bench's PL/pgSQL calls per bet (issue 25; docs/performance.md "the tenth session"): the run's
+ * The bench's counts per bet that do not move with the machine's load (issue 25): PL/pgSQL calls,
+ * and the bytes V8 allocates in the provider.
+ *
+ * PL/pgSQL calls per bet (issue 25; docs/performance.md "the tenth session"): the run's
  * database counts each function's calls from its providers' first connection, and the counts of a
  * window divided by its bets are what `npm run bench` prints. A count, not a time: it does not move
  * with the machine's load. A dice bet writes its round three times (opened, debit answered, credit
  * answered), and each write checks the round's rules once (gp_rounds_rules, the CHECK of rounds).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BENCH_OPERATOR } from '../src/bench.js';
+import v8 from 'node:v8';
+import { allocatedPerBet, BENCH_OPERATOR } from '../src/bench.js';
 import { closePools, request } from '../src/client.js';
 import { callsPerBet, describeCalls, isSuperuser, PgStats, serverUrl, type PgCounters } from '../src/pg.js';
 import { createPlayer, type Player } from '../src/players.js';
+import { heapAllocatedBytes } from '../src/proc-stats.js';
 import { startWorld, type World } from '../src/world.js';
 
 const BETS = 4;
@@ -18,7 +23,7 @@ let player: Player;
 let stats: PgStats;
 
 beforeAll(async () => {
-  world = await startWorld({ slot: 'bigTest', providers: 1, operators: [BENCH_OPERATOR], logLevel: 'warn', metrics: false, trackFunctionCalls: true });
+  world = await startWorld({ slot: 'bigTest', providers: 1, operators: [BENCH_OPERATOR], logLevel: 'warn', trackFunctionCalls: true });
   player = await createPlayer(world.casino, () => world.providers[0]!.url, {
     index: 0,
     playerRef: 'counts-test',
@@ -45,6 +50,42 @@ async function settledCounters(before: PgCounters, roundWrites: number): Promise
   }
 }
 
+const diceBet = (key: string) =>
+  request(world.providers[0]!.url, 'POST', '/api/bets', {
+    sessionId: player.sessionId,
+    gameType: 'dice',
+    amount: 1,
+    params: { target: 50.5, direction: 'over' },
+    idempotencyKey: key,
+  });
+
+describe('bytes allocated per bet', () => {
+  it("are read from the provider's metrics listener at both ends of a window", async () => {
+    const url = world.providers[0]!.metricsUrl;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    const before = await heapAllocatedBytes(url);
+    // the providers run the harness's Node; one that does not report the figure (Node 20) gives n/a
+    if (typeof (v8.getHeapStatistics() as { total_allocated_bytes?: number }).total_allocated_bytes !== 'number') {
+      expect(before).toBeNull();
+      return;
+    }
+    expect(before).toBeGreaterThan(0);
+    for (let i = 0; i < BETS; i++) expect((await diceBet(`alloc-test-${i}`)).status).toBe(200);
+    const after = await heapAllocatedBytes(url);
+    // a settled dice bet allocates tens of KiB at least (the bench prints ≈ 190)
+    const perBet = allocatedPerBet([before], [after], BETS)!;
+    expect(perBet).toBeGreaterThan(10);
+    expect(perBet).toBeLessThan(100_000);
+  });
+
+  it('are summed over the servers, and n/a when a server reports no figure or no bet completed', async () => {
+    expect(allocatedPerBet([1024, 2048], [1024 * 11, 2048 + 1024 * 10], 4)).toBe(5);
+    expect(allocatedPerBet([1024, null], [2048, 4096], 4)).toBeNull();
+    expect(allocatedPerBet([1024], [2048], 0)).toBeNull();
+    expect(await heapAllocatedBytes(null)).toBeNull();
+  });
+});
+
 describe('PL/pgSQL calls per bet', () => {
   it('are counted in the run’s database from the providers’ first connection, per function', async () => {
     // the database can be told to count when the role is a superuser (the test clusters' postgres,
@@ -54,15 +95,8 @@ describe('PL/pgSQL calls per bet', () => {
     const before = await stats.counters();
     expect(before.functionCalls).not.toBeNull();
 
-    const provider = world.providers[0]!.url;
     for (let i = 0; i < BETS; i++) {
-      const bet = await request(provider, 'POST', '/api/bets', {
-        sessionId: player.sessionId,
-        gameType: 'dice',
-        amount: 1,
-        params: { target: 50.5, direction: 'over' },
-        idempotencyKey: `counts-test-${i}`,
-      });
+      const bet = await diceBet(`counts-test-${i}`);
       expect(bet.status, bet.text).toBe(200);
       expect(bet.body.roundStatus).toBe('settled');
     }

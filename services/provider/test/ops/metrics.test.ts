@@ -5,6 +5,7 @@
  * gp_wallet_circuit_open and /ready; credits and rollbacks still sent while it is open. And the
  * exposition never names a player, a round or a session.
  */
+import v8 from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMetricsServer } from '../../src/metrics-server.js';
 import { newKey, startWorld, type World } from '../helpers/casino.js';
@@ -80,6 +81,10 @@ describe('/metrics', () => {
     expect(text).toMatch(/^gp_db_pool_connections\{state="pending"\} \d+$/m);
     expect(text).toMatch(/^gp_nodejs_eventloop_lag_seconds \d/m);
     expect(text).toMatch(/^gp_process_cpu_seconds_total \d/m);
+    // V8's bytes allocated (the bench's allocations per bet): grown by the bets, where the runtime reports it (Node 26, CI's and the image's)
+    if (typeof (v8.getHeapStatistics() as { total_allocated_bytes?: number }).total_allocated_bytes === 'number')
+      expect(delta('gp_nodejs_heap_allocated_bytes_total')).toBeGreaterThan(100_000);
+    else expect(text).not.toMatch(/gp_nodejs_heap_allocated_bytes_total/);
 
     // no player, round or session id, nor a launch token, in any label
     for (const id of [p.playerRef, p.sessionId, p.launchToken, String(first.body.roundId), String(mines.body.roundId), String(pending.body.roundId)]) {
