@@ -35,10 +35,10 @@
  * (one string key and a Map lookup per observation); everything read from the database or the
  * pools is read when Prometheus scrapes.
  */
-import v8 from 'node:v8';
 import { GAME_TYPES } from '@gp/game-core';
 import client from 'prom-client';
 import { BUILD } from './build-info.js';
+import { registerHeapAllocated } from './heap-allocated.js';
 
 const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = client;
 
@@ -123,6 +123,7 @@ function childCache<C>(make: (...values: string[]) => C) {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'gp_' });
+  registerHeapAllocated(registry);
   let sources: MetricsSources | null = null;
   const registers = [registry];
 
@@ -357,25 +358,6 @@ export function createMetrics(): Metrics {
       this.set({ state: 'pending' }, p.pending);
     },
   });
-
-  // Bytes allocated on V8's heap since the process started (`total_allocated_bytes`, reported by
-  // the image's Node 26, not by Node 20): the garbage the collector must sweep, so its rate is GC
-  // pressure; `npm run bench` divides it by the bets for allocations per bet (issue 25), a count
-  // that does not move with the machine's load. Not registered where the runtime lacks it.
-  const allocatedNow = () => (v8.getHeapStatistics() as v8.HeapInfo & { total_allocated_bytes?: number }).total_allocated_bytes;
-  if (typeof allocatedNow() === 'number') {
-    let counted = 0;
-    new Counter({
-      name: 'gp_nodejs_heap_allocated_bytes_total',
-      help: "Bytes allocated on V8's heap since the process started (its rate is the garbage collector's load)",
-      registers,
-      collect() {
-        const now = allocatedNow() ?? counted;
-        if (now > counted) this.inc(now - counted);
-        counted = Math.max(counted, now);
-      },
-    });
-  }
 
   const httpChild = childCache((method, route, status) => httpDuration.labels(method!, route!, status!));
   const callChild = childCache((operator, operation, outcome) => walletCalls.labels(operator!, operation!, outcome!));
