@@ -129,6 +129,29 @@ describe('the rules on the page', () => {
     await plain.close();
   });
 
+  it('autobet keeps the pace when a round start is slow to reach the server: the next one waits from its answer, not its sending', async () => {
+    const page = await dicePage(casinoPlayer('gb-slow', { jurisdiction: 'GB' }));
+    const bodies = betBodies(page);
+    // the first bet is held 700 ms on its way (a slow network): counted from its sending, the
+    // page's 1 s pace and 100 ms margin would send the second bet 400 ms after the server saw the first
+    let held = 0;
+    await page.route('**/api/bets', async (route) => {
+      if (held++ === 0) await new Promise((r) => setTimeout(r, 700));
+      await route.continue();
+    });
+    await setStake(page, '1.00');
+    await page.locator('[data-testid=autobet-tab-auto]').click();
+    await page.locator('[data-testid=autobet-count]').fill('2');
+    await page.locator('[data-testid=autobet-stop-loss]').fill('50');
+    await page.locator('[data-testid=autobet-start]').click();
+    const status = page.locator('[data-testid=autobet-status]');
+    await expect.poll(() => status.getAttribute('data-state'), { timeout: 20_000 }).toBe('stopped');
+    expect(await status.getAttribute('data-reason')).toBe('count');
+    expect(await status.getAttribute('data-bets')).toBe('2');
+    expect(bodies).toHaveLength(2);
+    await page.close();
+  });
+
   it('Space follows the pacing rule: a second press within minRoundIntervalMs places no bet', async () => {
     const page = await dicePage(casinoPlayer('mt-cal', { jurisdiction: 'MT' }));
     const bodies = betBodies(page);

@@ -111,6 +111,8 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
   const [reality, setReality] = useState<{ elapsedMs: number; net: bigint } | null>(null);
   const [left, setLeft] = useState(false);
   const lastStartAt = useRef(0);
+  /** A round start was sent and not answered yet: its answer moves `lastStartAt` (paceWait). */
+  const startUnanswered = useRef(false);
   const autobetActive = useRef(false);
   const pendingSeedRef = useRef<string | null>(null);
   pendingSeedRef.current = pendingClientSeed;
@@ -334,7 +336,13 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
     setLeft(true);
   };
 
-  /** Milliseconds until a round may start under the pacing rule (0: now). */
+  /**
+   * Milliseconds until a round may start under the pacing rule (0: now): the interval and a margin
+   * after the last round start the page sent, counted from its answer once it came (the server
+   * takes the start's time while it handles the request, which is before the answer arrives and
+   * after it was sent: from the answer, a start that was slow to reach the server cannot make the
+   * next one, quick to reach it, look too soon).
+   */
   const paceWait = useCallback(() => {
     const interval = current.current?.session.rules.minRoundIntervalMs ?? 0;
     return interval === 0 ? 0 : Math.max(0, lastStartAt.current + interval + PACE_MARGIN_MS - Date.now());
@@ -363,6 +371,12 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
       locked: switching || reality !== null || left,
       track,
       round(j: Json): RoundAnswer {
+        if (startUnanswered.current) {
+          // the server recorded the round's start before it answered: pacing from the answer holds
+          // whatever the network did to this request (a slow one would eat the margin otherwise)
+          lastStartAt.current = Date.now();
+          startUnanswered.current = false;
+        }
         const r = readRound(j as RoundWire, config.decimals);
         if (current.current?.session.sessionId === sessionId) {
           if (r.balance !== null) pendingBalance.current = { sessionId, balance: r.balance };
@@ -379,6 +393,7 @@ export function App({ launch = parseLaunch(window.location.search) }: { launch?:
       },
       seedField: () => {
         lastStartAt.current = Date.now();
+        startUnanswered.current = true;
         return {
           ...(pendingSeedRef.current === null ? {} : { clientSeed: pendingSeedRef.current }),
           ...(autobetActive.current ? { autobet: true as const } : {}),

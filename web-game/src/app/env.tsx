@@ -29,7 +29,7 @@ export interface GameEnv {
   /**
    * Spread into a round's first request: `{ clientSeed }` when the player set a client seed for the
    * next bet (shield), and `autobet: true` during an autobet run (issue 27). Calling it marks a
-   * round start for the pacing rule.
+   * round start for the pacing rule; the start's answer (`round`) moves the mark to its arrival.
    */
   seedField(): { clientSeed?: string; autobet?: true };
   /** The session's responsible-gaming rules (issue 27). */
