@@ -5,6 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import v8 from 'node:v8';
 
 let ticksPerSecond = 0;
 function clockTicks(): number {
@@ -102,6 +103,10 @@ export class CpuMeter {
     return Math.max(0, sum);
   }
 }
+
+/** Bytes V8 has allocated in this process since it started; undefined on a Node that does not report it (20). */
+export const ownHeapAllocatedBytes = (): number | undefined =>
+  (v8.getHeapStatistics() as v8.HeapInfo & { total_allocated_bytes?: number }).total_allocated_bytes;
 
 /**
  * Bytes V8 has allocated in a process since it started, from its Prometheus listener

@@ -9,12 +9,11 @@
  * answered), and each write checks the round's rules once (gp_rounds_rules, the CHECK of rounds).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import v8 from 'node:v8';
 import { allocatedPerBet, BENCH_OPERATOR } from '../src/bench.js';
 import { closePools, request } from '../src/client.js';
 import { callsPerBet, describeCalls, isSuperuser, PgStats, serverUrl, type PgCounters } from '../src/pg.js';
 import { createPlayer, type Player } from '../src/players.js';
-import { heapAllocatedBytes } from '../src/proc-stats.js';
+import { heapAllocatedBytes, ownHeapAllocatedBytes } from '../src/proc-stats.js';
 import { startWorld, type World } from '../src/world.js';
 
 const BETS = 4;
@@ -65,7 +64,7 @@ describe('bytes allocated per bet', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
     const before = await heapAllocatedBytes(url);
     // the providers run the harness's Node; one that does not report the figure (Node 20) gives n/a
-    if (typeof (v8.getHeapStatistics() as { total_allocated_bytes?: number }).total_allocated_bytes !== 'number') {
+    if (ownHeapAllocatedBytes() === undefined) {
       expect(before).toBeNull();
       return;
     }
