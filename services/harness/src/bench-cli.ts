@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
  * npm run bench [-- --quick] [--scenarios dice-1,dice-64,mixed,mines,blackjack,retries,pipeline,floor,scale,big,first-start] [--big-rounds 10000000] [--big-settle 90]
+ *               [--pairs 3]  (interleaved dice ×n / three-commit pipeline pairs the targets take the median of; 1 with --quick)
  *               [--players 64] [--duration 20] [--warmup 5] [--log-level info] [--cpu-prof DIR] [--markdown FILE]
  * PostgreSQL: TEST_DATABASE_URL (a fresh database is made and dropped). Ports: HARNESS_PORT_BASE
  * (default 3400: casino 3400, providers 3401+, pipeline 3405), Redis HARNESS_REDIS_PORT_BASE (6394).
@@ -24,18 +25,22 @@ const { values } = parseArgs({
     markdown: { type: 'string' },
     'big-rounds': { type: 'string', default: '10000000' },
     'big-settle': { type: 'string', default: '90' },
+    pairs: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 if (values.help) {
   console.log(
-    `npm run bench -- [--quick] [--scenarios ${SCENARIOS.join(',')}] [--players 64] [--duration S] [--warmup S] [--log-level info] [--cpu-prof DIR] [--markdown FILE] [--big-rounds N] [--big-settle S]` +
-      '\n(big is run only when named: it loads --big-rounds settled rounds first)',
+    `npm run bench -- [--quick] [--scenarios ${SCENARIOS.join(',')}] [--players 64] [--duration S] [--warmup S] [--log-level info] [--cpu-prof DIR] [--markdown FILE] [--big-rounds N] [--big-settle S] [--pairs N]` +
+      '\n(big is run only when named: it loads --big-rounds settled rounds first)' +
+      '\n(--pairs: how many interleaved dice ×n / three-commit pipeline pairs the targets take the median of; 3, or 1 with --quick)',
   );
   process.exit(0);
 }
 const scenarios = (values.scenarios ? values.scenarios.split(',') : [...DEFAULT_SCENARIOS]) as ScenarioName[];
 for (const s of scenarios) if (!SCENARIOS.includes(s)) throw new Error(`unknown scenario ${s} (known: ${SCENARIOS.join(', ')})`);
+if (values.pairs !== undefined && !(Number.isInteger(Number(values.pairs)) && Number(values.pairs) >= 1))
+  throw new Error(`--pairs must be a whole number ≥ 1, not ${values.pairs}`);
 
 const report = await runBench({
   quick: values.quick,
@@ -46,6 +51,7 @@ const report = await runBench({
   logLevel: values['log-level'],
   bigRounds: Number(values['big-rounds']),
   bigSettleS: Number(values['big-settle']),
+  ...(values.pairs !== undefined ? { pairs: Number(values.pairs) } : {}),
   ...(values['cpu-prof'] ? { cpuProf: values['cpu-prof'] } : {}),
   print: (line) => console.log(line),
 });
