@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAID, openRound } from '../../src/rounds/money-path/opening.js';
 import { operatorFor } from '../../src/rounds/money-path/callbacks.js';
+import { exactBody } from '../../src/rounds/money-path/callback-bytes.js';
 import { httpTransport } from '../../src/wallet/wallet-client.js';
 import { ADMIN_TOKEN, adminHeaders, createTestApp, type TestApp } from '../helpers/app.js';
 import { secretOf, startWorld, type Player, type World } from '../helpers/casino.js';
@@ -138,7 +139,7 @@ describe('what one call retries', () => {
     ).toMatchObject({ callback_status: 'failed', error_code: 'CASINO_TIMEOUT' });
     expect(w.ledger(roundId).map((tx) => [tx.type, tx.amount])).toEqual([['rollback', 0n]]);
     // the debit the dead worker never sent arrives now: refused
-    const late = await deps.wallet.call(operator, '/wallet/debit', deps.box.open(opened.debit!.requestBodyEnc), opened.debit!.idempotencyKey);
+    const late = await deps.wallet.call(operator, '/wallet/debit', exactBody(deps.box, opened.debit!), opened.debit!.idempotencyKey);
     expect(late).toMatchObject({ kind: 'refused', statusCode: 400, casinoCode: 'DEBIT_ROLLED_BACK' });
     expect(w.ledger(roundId).map((tx) => tx.type)).toEqual(['rollback']);
   });

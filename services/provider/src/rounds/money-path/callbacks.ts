@@ -22,7 +22,7 @@
 import { amountJson } from '@gp/game-core/money';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
-import { parseJson, stringifyJson } from '../../infra/json.js';
+import { parseJson } from '../../infra/json.js';
 import type { Metrics } from '../../infra/metrics.js';
 import type { SecretBox } from '../../infra/secret-box.js';
 import type { OperatorWithSecret } from '../../operators/operator-schema.js';
@@ -33,6 +33,7 @@ import { isKeyViolation, KeyTaken } from '../idempotency.js';
 import type { WalletClient, WalletOutcome, WalletPath } from '../../wallet/wallet-client.js';
 import { insertCallback, recordCallbackResult } from '../round-store/callback-writes.js';
 import type { BalanceReport, Callback, CallbackResult, CallbackStatus, NewCallback, Round } from '../round-store/rows.js';
+import { bodyAtRest, exactBody } from './callback-bytes.js';
 
 export interface MoneyDeps {
   db: Db;
@@ -105,8 +106,6 @@ export function rollbackBody(round: RoundRef, debitIdempotencyKey: string, amoun
 
 /* -------------------------------------------------------------- recording and sending callbacks */
 
-const masked = (body: Record<string, unknown>) => stringifyJson('launchToken' in body ? { ...body, launchToken: '[redacted]' } : body);
-
 interface CallbackRecord {
   operation: 'debit' | 'credit' | 'rollback';
   /** bet, win, or the extra debit's kind */
@@ -117,7 +116,7 @@ interface CallbackRecord {
   body: Record<string, unknown>;
 }
 
-/** A callback as it is recorded: its exact body sealed (a retry sends these bytes again), a masked copy for the audit. */
+/** A callback as it is recorded: a masked copy of its body for the audit, and what gives a retry the exact bytes again (callback-bytes.ts). */
 export function newCallback(deps: MoneyDeps, operator: OperatorWithSecret, round: RoundRef, c: CallbackRecord): NewCallback {
   const path: WalletPath = `/wallet/${c.operation}`;
   return {
@@ -132,8 +131,7 @@ export function newCallback(deps: MoneyDeps, operator: OperatorWithSecret, round
     currency: round.currency,
     path,
     url: `${operator.callbackBaseUrl}${path}`,
-    requestBody: masked(c.body),
-    requestBodyEnc: deps.box.seal(stringifyJson(c.body)),
+    ...bodyAtRest(deps.box, c.body),
   };
 }
 
@@ -158,9 +156,9 @@ export interface Attempt {
 export async function attempt(
   deps: MoneyDeps,
   operator: OperatorWithSecret,
-  cb: Pick<Callback, 'path' | 'requestBodyEnc' | 'idempotencyKey' | 'operation' | 'operatorId' | 'playerRef' | 'currency'>,
+  cb: Pick<Callback, 'path' | 'requestBody' | 'requestBodyEnc' | 'idempotencyKey' | 'operation' | 'operatorId' | 'playerRef' | 'currency'>,
 ): Promise<Attempt> {
-  const outcome = await deps.wallet.call(operator, cb.path as WalletPath, deps.box.open(cb.requestBodyEnc), cb.idempotencyKey);
+  const outcome = await deps.wallet.call(operator, cb.path as WalletPath, exactBody(deps.box, cb), cb.idempotencyKey);
   const status: CallbackStatus = outcome.kind === 'confirmed' ? 'succeeded' : cb.operation === 'debit' ? 'failed' : 'pending';
   const balance = balanceFrom(outcome, cb);
   const txId = outcome.response?.casinoTransactionId;
