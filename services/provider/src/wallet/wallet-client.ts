@@ -5,7 +5,7 @@
  * answer is classified so the money path can decide: confirmed, refused, or ambiguous.
  * `sandbox://demo-casino` goes through the same client with an in-process transport.
  */
-import { Agent, errors as undiciErrors, request } from 'undici';
+import { Agent, errors as undiciErrors } from 'undici';
 import { AppError, type ErrorCode } from '../errors.js';
 import { parseJson } from '../infra/json.js';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
@@ -44,25 +44,6 @@ export class TransportError extends Error {
 
 /** The largest wallet answer read (WALLET_MAX_RESPONSE_BYTES): bigger answers are cut off there and count as no readable answer. */
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
-
-/**
- * Reads an answer body up to `maxBytes`, as a stream: past the cap the socket is destroyed and
- * nothing more is read or kept, so a casino answering 100 MB costs this process 64 KiB and a
- * few microseconds of parsing, never its event loop or its memory.
- */
-export async function readCapped(body: AsyncIterable<Uint8Array> & { destroy(err?: Error): unknown }, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > maxBytes) {
-      body.destroy();
-      throw new TransportError('oversize', `the casino's answer was larger than ${maxBytes} bytes and was cut off unread`);
-    }
-    chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-  }
-  return Buffer.concat(chunks, size).toString('utf8');
-}
 
 export interface WalletTransport {
   send(req: TransportRequest): Promise<TransportResponse>;
@@ -111,32 +92,99 @@ export function httpTransport(opts: { production: boolean; lookup?: Lookup; maxR
   return {
     async send(req) {
       if (!callableUrl(req.url, opts.production)) throw new TransportError('network', 'the casino address is not one the service calls');
-      try {
-        const res = await request(req.url, {
-          method: 'POST',
-          headers: req.headers,
-          body: req.body,
-          dispatcher: agent,
-          signal: AbortSignal.timeout(req.timeoutMs),
-          headersTimeout: req.timeoutMs,
-          bodyTimeout: req.timeoutMs,
-        });
-        const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > maxBytes) {
-          res.body.destroy();
-          throw new TransportError('oversize', `the casino's answer was larger than ${maxBytes} bytes (it announced ${declared}) and was not read`);
-        }
-        const body = await readCapped(res.body, maxBytes);
-        return { statusCode: res.statusCode, body };
-      } catch (err) {
-        if (err instanceof TransportError) throw err;
-        throw classifyTransportError(err);
-      }
+      return post(agent, req, maxBytes);
     },
     async close() {
       await agent.close();
     },
   };
+}
+
+/** The origin and path of a callback URL, parsed once per URL (a handful per operator). */
+const targets = new Map<string, { origin: string; path: string }>();
+function targetOf(url: string): { origin: string; path: string } {
+  let t = targets.get(url);
+  if (!t) {
+    const u = new URL(url);
+    t = { origin: u.origin, path: `${u.pathname}${u.search}` };
+    if (targets.size >= 4096) targets.clear();
+    targets.set(url, t);
+  }
+  return t;
+}
+
+/** What undici's dispatch API hands a handler: the request's controller. */
+interface DispatchController {
+  abort(reason: Error): void;
+}
+
+/**
+ * One POST through the agent's dispatch API, its answer kept in memory up to `maxBytes`: past the
+ * cap (announced, or as it arrives) the request is aborted and its socket closed, so a casino
+ * answering 100 MB costs this process 64 KiB, never its event loop or its memory. The whole call
+ * — a wait for a socket, the connect, the answer — is bounded by `timeoutMs`; a request still
+ * waiting for a socket then is never sent. (undici's `request()` wraps the same dispatch in a
+ * Readable stream read through an async iterator, with an AbortSignal timer: ≈ 15–20 µs of CPU a
+ * call more, ≈ 2 % of a dice bet's provider CPU for its two callbacks; issue 25, docs/performance.md
+ * "the twelfth session".)
+ */
+function post(agent: Agent, req: TransportRequest, maxBytes: number): Promise<TransportResponse> {
+  const { origin, path } = targetOf(req.url);
+  return new Promise<TransportResponse>((resolve, reject) => {
+    let controller: DispatchController | null = null;
+    let settled = false;
+    let statusCode = 0;
+    let size = 0;
+    const chunks: Buffer[] = [];
+    const finish = (err: Error | null, res?: TransportResponse) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (err) reject(err);
+      else resolve(res!);
+    };
+    /** Ends the call with `err` and stops the request wherever it is (a request not sent yet is never sent). */
+    const stop = (err: Error) => {
+      finish(err);
+      controller?.abort(err);
+    };
+    const timer = setTimeout(() => stop(new TransportError('timeout', 'the casino did not answer in time')), req.timeoutMs);
+    try {
+      agent.dispatch(
+        { origin, path, method: 'POST', headers: req.headers, body: req.body, headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs },
+        {
+          onRequestStart(c: DispatchController) {
+            controller = c;
+            if (settled) c.abort(new TransportError('timeout', 'the casino did not answer in time'));
+          },
+          onResponseStart(_c: DispatchController, status: number, headers: Record<string, string | string[] | undefined>) {
+            statusCode = status;
+            const declared = Number(headers['content-length']);
+            if (Number.isFinite(declared) && declared > maxBytes) {
+              stop(new TransportError('oversize', `the casino's answer was larger than ${maxBytes} bytes (it announced ${declared}) and was not read`));
+            }
+          },
+          onResponseData(_c: DispatchController, chunk: Buffer) {
+            if (settled) return;
+            size += chunk.length;
+            if (size > maxBytes) {
+              stop(new TransportError('oversize', `the casino's answer was larger than ${maxBytes} bytes and was cut off unread`));
+              return;
+            }
+            chunks.push(chunk);
+          },
+          onResponseEnd() {
+            finish(null, { statusCode, body: Buffer.concat(chunks, size).toString('utf8') });
+          },
+          onResponseError(_c: DispatchController, err: Error) {
+            finish(err instanceof TransportError ? err : classifyTransportError(err));
+          },
+        },
+      );
+    } catch (err) {
+      finish(classifyTransportError(err));
+    }
+  });
 }
 
 function classifyTransportError(err: unknown): TransportError {
