@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { jsonNumber, stringifyJson, stringifyJsonPortable } from '../../src/infra/json.js';
 import { createSecretBox } from '../../src/infra/secret-box.js';
-import { bodyAtRest, exactBody, KEPT_TOKENS, maskedBody } from '../../src/rounds/money-path/callback-bytes.js';
+import { bodyAtRest, exactBody, KEPT_TOKENS, keptTokensOf, maskedBody } from '../../src/rounds/money-path/callback-bytes.js';
 
 const box = createSecretBox(randomBytes(32));
 
@@ -89,10 +89,23 @@ describe('a callback body at rest', () => {
   it('keeps a bounded number of tokens: past the bound the oldest is sealed again, and every sealed text still opens', () => {
     const k = createSecretBox(randomBytes(32));
     const first = bodyAtRest(k, debit('lt_first'));
-    for (let i = 0; i < KEPT_TOKENS; i++) bodyAtRest(k, debit(`lt_${i}`));
+    for (let i = 0; i < KEPT_TOKENS.entries; i++) bodyAtRest(k, debit(`lt_${i}`));
     const again = bodyAtRest(k, debit('lt_first'));
     expect(again.requestBodyEnc).not.toBe(first.requestBodyEnc); // forgotten, sealed anew (a fresh IV)
     expect(exactBody(k, first)).toBe(stringifyJson(debit('lt_first')));
     expect(exactBody(k, again)).toBe(stringifyJson(debit('lt_first')));
+  });
+  it('bounds what it keeps by characters too: long tokens keep fewer entries, never past the budget', () => {
+    const k = createSecretBox(randomBytes(32));
+    const long = (i: number) => `${String(i).padStart(6, '0')}${'t'.repeat(1994)}`; // 2,000 characters, the longest a launch takes
+    const first = bodyAtRest(k, debit(long(0)));
+    for (let i = 1; i < 1000; i++) {
+      bodyAtRest(k, debit(long(i)));
+      expect(keptTokensOf(k).chars).toBeLessThanOrEqual(KEPT_TOKENS.chars);
+    }
+    const { entries } = keptTokensOf(k);
+    expect(entries).toBeGreaterThan(100);
+    expect(entries).toBeLessThan(400);
+    expect(exactBody(k, first)).toBe(stringifyJson(debit(long(0)))); // forgotten long ago, still opens
   });
 });

@@ -32,18 +32,20 @@ export function maskedBody(body: Record<string, unknown>): string {
 
 /**
  * The launch tokens this process sealed or opened lately, both ways, per key (a test process
- * runs apps with different keys): a session's bets reuse one sealed text. Bounded: past `max`
- * the oldest is forgotten, and a forgotten token is sealed (or opened) again — only CPU, never a
- * different answer. Reusing a sealed text shows that two rows carry the same token, which their
- * round's session already shows.
+ * runs apps with different keys): a session's bets reuse one sealed text. Bounded by entries and
+ * by characters (a launch token may be 2,000 characters long): past
+ * either bound the oldest are forgotten, and a forgotten token is sealed (or opened) again — only
+ * CPU, never a different answer. Reusing a sealed text shows that two rows carry the same token,
+ * which their round's session already shows.
  */
 class KeptTokens {
   private readonly sealedOf = new Map<string, string>();
   private readonly tokenOf = new Map<string, string>();
+  private chars = 0;
 
   constructor(
     private readonly box: SecretBox,
-    private readonly max: number,
+    private readonly max: { entries: number; chars: number },
   ) {}
 
   seal(token: string): string {
@@ -64,28 +66,44 @@ class KeptTokens {
     return token;
   }
 
-  private keep(token: string, sealed: string): void {
-    const before = this.sealedOf.get(token);
-    if (before !== undefined) this.tokenOf.delete(before);
+  /** Entries and characters kept (tests). */
+  size(): { entries: number; chars: number } {
+    return { entries: this.sealedOf.size, chars: this.chars };
+  }
+
+  private forget(token: string): void {
+    const sealed = this.sealedOf.get(token);
+    if (sealed === undefined) return;
     this.sealedOf.delete(token);
+    this.tokenOf.delete(sealed);
+    this.chars -= token.length + sealed.length;
+  }
+
+  private keep(token: string, sealed: string): void {
+    this.forget(token);
     this.sealedOf.set(token, sealed);
     this.tokenOf.set(sealed, token);
-    if (this.sealedOf.size > this.max) {
-      const [oldToken, oldSealed] = this.sealedOf.entries().next().value!;
-      this.sealedOf.delete(oldToken);
-      this.tokenOf.delete(oldSealed);
+    this.chars += token.length + sealed.length;
+    while (this.sealedOf.size > this.max.entries || this.chars > this.max.chars) {
+      this.forget(this.sealedOf.keys().next().value!);
     }
   }
 }
 
-/** Launch tokens kept per process and key: ≈ 4,096 sessions' worth, ≈ 2 MB at most. */
-export const KEPT_TOKENS = 4096;
+/**
+ * Launch tokens kept per process and key: up to 4,096 and 1 M characters with their sealed texts
+ * (≈ 1–2 MB). A 40-character token and its sealed text are ≈ 140 characters, so 4,096 of them fit;
+ * of 2,000-character tokens (the longest a launch takes) ≈ 220 do.
+ */
+export const KEPT_TOKENS = { entries: 4096, chars: 1 << 20 };
 const kept = new WeakMap<SecretBox, KeptTokens>();
 const keptFor = (box: SecretBox) => {
   let k = kept.get(box);
   if (!k) kept.set(box, (k = new KeptTokens(box, KEPT_TOKENS)));
   return k;
 };
+/** The entries and characters kept for a box (tests). */
+export const keptTokensOf = (box: SecretBox) => keptFor(box).size();
 
 /** Where the masked token is in a masked body: its one place, or -1 when it is not there exactly once. */
 function tokenPlace(masked: string): number {
