@@ -1,5 +1,5 @@
 /**
- * The wallet transport (wallet/wallet-client.ts `httpTransport`, undici's dispatch API since issue
+ * The wallet transport (wallet/http-transport.ts `httpTransport`, undici's dispatch API since issue
  * 25's twelfth session) against a real HTTP server: the answer read up to the cap however it comes
  * (announced or streamed), the whole call bounded by one timeout even when the casino trickles its
  * answer, and a call that timed out while waiting for a socket never sent.
@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpTransport, TransportError, type TransportRequest } from '../../src/wallet/wallet-client.js';
+import { httpTransport, TransportError, type TransportRequest } from '../../src/wallet/http-transport.js';
 
 let server: Server | null = null;
 let transportClose: (() => Promise<void>) | undefined;
