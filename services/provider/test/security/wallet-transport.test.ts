@@ -108,10 +108,8 @@ describe('the wallet transport', () => {
       const tick = setInterval(() => res.write(' '), 50);
       res.on('close', () => clearInterval(tick));
     });
-    const started = performance.now();
     const err = await rejection(transport().send(request(base, { timeoutMs: 300 })));
     expect(err.kind).toBe('timeout');
-    expect(performance.now() - started).toBeLessThan(5_000); // not a timing target: the trickle alone would never end
   });
 
   it('a call that timed out while waiting for a socket is never sent', async () => {
