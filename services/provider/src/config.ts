@@ -25,6 +25,9 @@ function publicBase(v: string): string | null {
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
+/** The hot statements' batches (store/statement-batches.ts, docs/operations.md "PostgreSQL"). */
+export const DEFAULT_HOT_BATCHES = { inFlight: 2, maxBatch: 16 } as const;
+
 export const SECRET_KEY_RULE = 'must be 32 bytes written as 64 hex characters (e.g. `openssl rand -hex 32`)';
 
 const envSchema = z.object({
@@ -33,6 +36,10 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATABASE_URL: optionalText,
   DATA_DIR: z.string().min(1).default('./.data'),
+  /** Hot statements' batches at PostgreSQL at once from this process (store/statement-batches.ts). */
+  DB_HOT_BATCHES: z.coerce.number().int().min(1).max(64).default(DEFAULT_HOT_BATCHES.inFlight),
+  /** Hot statements one batch takes at most. */
+  DB_HOT_BATCH_MAX: z.coerce.number().int().min(1).max(256).default(DEFAULT_HOT_BATCHES.maxBatch),
   REDIS_URL: optionalText,
   ADMIN_TOKEN: optionalText.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
   CRON_SECRET: optionalText.refine((v) => v === undefined || v.length >= 16, 'must be at least 16 characters'),
@@ -183,6 +190,8 @@ export interface Config {
     /** Player requests (sessions, bets, round actions, balance) of one operator's players in progress at once. */
     playerMaxInFlight: number;
   };
+  /** The hot statements' batches (store/statement-batches.ts): at PostgreSQL at once, and statements a batch takes at most. */
+  hotBatches: { inFlight: number; maxBatch: number };
   /** Player sessions: idle and absolute lifetimes (docs/DECISIONS.md). */
   sessionIdleMs: number;
   sessionMaxMs: number;
@@ -255,6 +264,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     databaseUrl: e.DATABASE_URL,
     dataDir: e.DATA_DIR,
+    hotBatches: { inFlight: e.DB_HOT_BATCHES, maxBatch: e.DB_HOT_BATCH_MAX },
     redisUrl: e.REDIS_URL,
     adminToken: e.ADMIN_TOKEN,
     cronSecret: e.CRON_SECRET,

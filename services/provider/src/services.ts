@@ -21,7 +21,7 @@ import { currentRequestId, noteRequest } from './infra/request-context.js';
 import { createWebhookDispatcher, type WebhookDispatcher } from './webhooks/dispatcher.js';
 import { enqueueEvent } from './webhooks/webhook-store.js';
 import { createSessionService, type SessionService } from './sessions/sessions.js';
-import { openDatabase, type DbHandle } from './store/db.js';
+import { batchesOf, openDatabase, type DbHandle } from './store/db.js';
 import { loadTimePartitions } from './rounds/round-store/partitions.js';
 import { createDemoCasino, type DemoCasino } from './wallet/demo-casino.js';
 import { createOperatorBulkheads } from './wallet/operator-bulkhead.js';
@@ -67,7 +67,12 @@ export interface ServiceOptions {
 }
 
 export async function createServices(config: Config, opts: ServiceOptions = {}): Promise<Services> {
-  const dbHandle = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, migrate: config.migrateOnStart });
+  const dbHandle = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    hotBatches: config.hotBatches,
+    migrate: config.migrateOnStart,
+  });
   // the months of rounds and callbacks, so a bet's statements name its month's partitions (round-store/partitions.ts)
   await loadTimePartitions(dbHandle.db).catch(() => undefined);
   const kv = createKeyValueStore(config.redisUrl, config.redisKeyPrefix);
@@ -184,6 +189,7 @@ export async function createServices(config: Config, opts: ServiceOptions = {}):
     circuits: () => wallet.circuits(),
     ready: async () => (await readiness(services)).ready,
     pool: () => poolFigures(db),
+    hotStatements: () => (dbHandle.mode === 'postgres' ? batchesOf(db).figures() : null),
     operatorIds: async () => (await db('operators').pluck('operator_id')) as string[],
     oldestPending: () => oldestPendingAges(db),
     promoCredits: () => awardCountsByOperator(db),

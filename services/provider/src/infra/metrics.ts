@@ -9,6 +9,8 @@
  *   gp_wallet_circuit_open{operator}                          this pod's circuit (1 open)
  *   gp_ready                                                  what /ready answers (1 ready)
  *   gp_db_pool_connections{state}                             used, free, pending (waiting for a connection)
+ *   gp_db_hot_statements_total, gp_db_hot_batches_total       the money path's one-statement steps sent, and the transactions they went in
+ *   gp_db_hot_statements_resent_total, gp_db_hot_statements_waiting   sent again alone after a refusal in their batch; waiting now
  *   gp_lock_wait_seconds                                      waits for a round lock (Redis or in-process)
  *   gp_rounds_total{game,status}                              rounds that reached a final status (this pod)
  *   gp_rounds_open{game,status}                               rounds not final (database, the whole install)
@@ -38,6 +40,7 @@
 import { GAME_TYPES } from '@gp/game-core';
 import client from 'prom-client';
 import { BUILD } from './build-info.js';
+import { type DatabaseFigures, registerDatabaseMetrics } from './db-metrics.js';
 import { registerHeapAllocated } from './heap-allocated.js';
 
 const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = client;
@@ -50,11 +53,10 @@ export interface OpenRoundsRow {
 }
 
 /** What the scrape reads: wired by the composition root (services.ts). */
-export interface MetricsSources {
+export interface MetricsSources extends DatabaseFigures {
   openRounds(): Promise<OpenRoundsRow[]>;
   circuits(): Iterable<{ operatorId: string; open: boolean }>;
   ready(): Promise<boolean>;
-  pool(): { used: number; free: number; pending: number } | null;
   /** Every operator profile, so that its series exist (at 0) before its first event. */
   operatorIds?(): Promise<string[]>;
   /** The age of the oldest pending credit / rollback per operator (rounds/pending-age.ts). */
@@ -344,20 +346,7 @@ export function createMetrics(): Metrics {
       this.set(sources ? ((await sources.ready().catch(() => false)) ? 1 : 0) : 0);
     },
   });
-  new Gauge({
-    name: 'gp_db_pool_connections',
-    help: 'PostgreSQL pool of this process: used, free, and pending (requests waiting for a connection)',
-    labelNames: ['state'],
-    registers,
-    collect() {
-      const p = sources?.pool();
-      this.reset();
-      if (!p) return;
-      this.set({ state: 'used' }, p.used);
-      this.set({ state: 'free' }, p.free);
-      this.set({ state: 'pending' }, p.pending);
-    },
-  });
+  registerDatabaseMetrics(registers, () => sources);
 
   const httpChild = childCache((method, route, status) => httpDuration.labels(method!, route!, status!));
   const callChild = childCache((operator, operation, outcome) => walletCalls.labels(operator!, operation!, outcome!));

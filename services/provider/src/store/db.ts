@@ -7,7 +7,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import knexPkg from 'knex';
 import type { Knex } from 'knex';
-import { queryDescribedOnce } from './hot-statement.js';
+import { DEFAULT_HOT_BATCHES } from '../config.js';
+import { type BatchOptions, StatementBatches } from './statement-batches.js';
 import { assertMigrated, migrate } from './migrate.js';
 
 const knex = knexPkg.knex ?? (knexPkg as unknown as typeof knexPkg.knex);
@@ -28,6 +29,8 @@ export async function openDatabase(opts: {
   databaseUrl: string | undefined;
   dataDir: string;
   poolMax?: number;
+  /** the hot statements' batches (statement-batches.ts); DEFAULT_HOT_BATCHES when not given */
+  hotBatches?: BatchOptions;
   migrate?: boolean;
   embeddedTemplate?: string | null;
 }): Promise<DbHandle> {
@@ -45,6 +48,7 @@ export async function openDatabase(opts: {
       acquireConnectionTimeout: 10_000,
     });
     mode = 'postgres';
+    batchOptions.set(db.client as object, opts.hotBatches ?? DEFAULT_HOT_BATCHES);
   } else {
     const { knexOnPglite, openPglite, TEMPLATE_FILE } = await loadEmbedded();
     const dir = path.resolve(opts.dataDir, 'pg');
@@ -167,12 +171,24 @@ export async function hotQuery(db: Queryable, name: string, sql: string, values:
     text = sql.replace(/\?/g, () => `$${++n}`);
     numberedText.set(name, text);
   }
-  const connection = await client.acquireConnection();
-  try {
-    return await queryDescribedOnce(connection, { name, text, values });
-  } finally {
-    client.releaseConnection(connection);
+  return batchesOf(db).run({ name, text, values });
+}
+
+const batches = new WeakMap<object, StatementBatches>();
+const batchOptions = new WeakMap<object, BatchOptions>();
+
+/** The hot statements' batches of a knex pool (statement-batches.ts), made on its first hot statement. */
+export function batchesOf(db: Queryable): StatementBatches {
+  const client = (db as unknown as { client: { acquireConnection(): Promise<PgConnection>; releaseConnection(c: PgConnection): void } }).client;
+  let b = batches.get(client);
+  if (!b) {
+    b = new StatementBatches(
+      { acquire: () => client.acquireConnection(), release: (c) => client.releaseConnection(c as PgConnection) },
+      batchOptions.get(client) ?? DEFAULT_HOT_BATCHES,
+    );
+    batches.set(client, b);
   }
+  return b;
 }
 
 interface PgConnection {

@@ -44,6 +44,21 @@ interface PgConnection {
   sync(): void;
 }
 
+/** What a batch also writes and reads on pg's Connection. */
+export interface BatchConnection {
+  parse(msg: { text: string; name: string; types: undefined }): void;
+  describe(msg: { type: 'P'; name: string }): void;
+  execute(msg: { portal: string; rows: undefined }): void;
+  submittedNamedStatements: Record<string, string>;
+  parsedStatements: Record<string, string>;
+  stream: { cork?: () => void; uncork?: () => void; destroy?: () => void };
+}
+
+/** A statement's values as pg writes them (its `prepareValue`): throws for a value pg cannot send. */
+export function mapValues(values: unknown[]): unknown[] {
+  return values.map((v) => (prepareValue as (v: unknown) => unknown)(v));
+}
+
 const shapes = new WeakMap<object, Map<string, Shape>>();
 const prepareValue = (pg as unknown as { utils: { prepareValue: unknown } }).utils.prepareValue;
 const Base = pg.Query as unknown as new (text: string) => object;
@@ -91,6 +106,35 @@ export class DescribedOnceQuery extends Base {
     q._result._prebuiltEmptyResultObject = shape.empty;
     q._accumulateRows = true; // what pg's handleRowDescription sets for a query with a callback
     q._getRows(connection, q.rows);
+  }
+
+  /**
+   * The statement's messages in a batch (statement-batches.ts): Parse when this connection has not
+   * parsed it, Bind, Describe when it has not described it, Execute — and no Sync: the batch ends
+   * with one, and its statements are one transaction. `mapped`: the values as pg sends them
+   * (`mapValues`), mapped before any statement of the batch is written. Answers whether it sent
+   * Parse (the batch forgets it when the backend skipped it after an earlier statement's error).
+   */
+  sendInBatch(connection: PgConnection & BatchConnection, mapped: unknown[]): boolean {
+    const q = this as unknown as PgQuery & { text: string };
+    this.connection = connection;
+    const parsed = q.hasBeenParsed(connection);
+    const shape = parsed ? shapes.get(connection)?.get(q.name) : undefined;
+    if (!parsed) {
+      connection.parse({ text: q.text, name: q.name, types: undefined });
+      connection.submittedNamedStatements[q.name] = q.text;
+    }
+    connection.bind({ portal: q.portal, statement: q.name, values: mapped, binary: q.binary, valueMapper: undefined });
+    if (shape) {
+      q._result.fields = shape.fields;
+      q._result._parsers = shape.parsers;
+      q._result._prebuiltEmptyResultObject = shape.empty;
+      q._accumulateRows = true;
+    } else {
+      connection.describe({ type: 'P', name: q.portal || '' });
+    }
+    connection.execute({ portal: q.portal, rows: undefined });
+    return !parsed;
   }
 
   /** The first execution's description, kept for the next ones on this connection. */

@@ -79,6 +79,12 @@ describe('/metrics', () => {
     expect(sample(text, 'gp_ready')).toBe(1);
     expect(text).toMatch(/^gp_db_pool_connections\{state="used"\} \d+$/m);
     expect(text).toMatch(/^gp_db_pool_connections\{state="pending"\} \d+$/m);
+    // the hot statements: a settled bet's three, at least (alone or batched: store/statement-batches.ts)
+    expect(delta('gp_db_hot_statements_total')).toBeGreaterThanOrEqual(4 * 3);
+    expect(delta('gp_db_hot_batches_total')).toBeGreaterThanOrEqual(1);
+    expect(delta('gp_db_hot_batches_total')).toBeLessThanOrEqual(delta('gp_db_hot_statements_total'));
+    expect(text).toMatch(/^gp_db_hot_statements_resent_total 0$/m);
+    expect(text).toMatch(/^gp_db_hot_statements_waiting 0$/m);
     expect(text).toMatch(/^gp_nodejs_eventloop_lag_seconds \d/m);
     expect(text).toMatch(/^gp_process_cpu_seconds_total \d/m);
     // V8's bytes allocated (the bench's allocations per bet): grown by the bets, where the runtime reports it (Node 26, CI's and the image's)
