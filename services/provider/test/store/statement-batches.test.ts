@@ -109,6 +109,31 @@ describe('statement batches', () => {
     expect((await db('batch_t').orderBy('id').select('id')).map((r) => r.id)).toEqual([0, 1, 2, 3, 4, 100]);
   });
 
+  it('two batches that deadlock: PostgreSQL refuses one, and its statements go again; every caller gets its answer once', async () => {
+    await db('batch_t').insert([
+      { id: 1, note: '0' },
+      { id: 2, note: '0' },
+    ]);
+    const own = knexPkg.knex({ client: 'pg', connection: url, pool: { min: 0, max: 2 } });
+    const client = (own as unknown as { client: KnexClient }).client;
+    const b = new StatementBatches({ acquire: () => client.acquireConnection(), release: (c) => client.releaseConnection(c) }, { inFlight: 2, maxBatch: 3 });
+    try {
+      const bump = (id: number) =>
+        b.run({ name: 'batch_t_bump', text: 'UPDATE batch_t SET note = (note::int + 1)::text WHERE id = $1 RETURNING note', values: [id] });
+      const nap = () => b.run({ name: 'batch_t_nap', text: 'SELECT pg_sleep(0.2) AS slept', values: [] });
+      // two naps fill both slots; behind them two batches of three: 1 then 2, and 2 then 1
+      const busy = [nap(), nap()];
+      const settled = await Promise.allSettled([bump(1), nap(), bump(2), bump(2), nap(), bump(1), ...busy]);
+      expect(settled.map((x) => x.status)).toEqual(Array(8).fill('fulfilled'));
+      // each row bumped twice: no bump lost, none applied twice
+      expect((await db('batch_t').orderBy('id').select('id', 'note')).map((r) => `${r.id}:${r.note}`)).toEqual(['1:2', '2:2']);
+      // one batch was refused (deadlock detected): its first two went again, its third alone
+      expect(b.counts.resent).toBe(3);
+    } finally {
+      await own.destroy();
+    }
+  });
+
   it('statements parsed in a refused batch (theirs, or skipped after the refusal) run on that connection afterwards', async () => {
     await db('batch_t').insert({ id: 7, note: 'taken' });
     const b = batchesOnPool();
