@@ -71,8 +71,8 @@ it('looks up each round in flight by its key, never scanning the callbacks of th
       client_seed: 'c',
       status,
     }));
-  await db.batchInsert('rounds', rows(settled, 'settled') as never[], 1_000);
-  await db.batchInsert('rounds', rows(pending, 'credit_pending') as never[], 1_000);
+  const all = [...rows(settled, 'settled'), ...rows(pending, 'credit_pending')];
+  for (let i = 0; i < all.length; i += 1_000) await db('rounds').insert(all.slice(i, i + 1_000));
   await db.raw(
     `INSERT INTO wallet_callbacks (round_created_at, round_id, operator_id, player_ref, operation, purpose, idempotency_key, amount, currency, method, path, url, request_body, request_body_enc, callback_status)
      SELECT r.created_at, r.round_id, 'op', 'p', o.op, 'bet', r.round_id || ':' || o.op, 10, 'USD', 'POST', '/wallet/' || o.op, 'x', '{}', 'x', 'succeeded'

@@ -169,9 +169,11 @@ describe('statement batches', () => {
         b.run({ name: 'batch_t_sleep1', text: 'SELECT pg_sleep(1) AS slept', values: [] }),
         b.run({ ...INSERT, values: [2, 'b'] }),
       ];
+      // their outcomes taken at once: they fail while the test waits below
+      const outcomes = Promise.allSettled(waiting);
       await first;
       await endBackendRunning(other, 'pg_sleep(1)', (pid) => other.query('SELECT pg_terminate_backend($1)', [pid]));
-      const settled = await Promise.allSettled(waiting);
+      const settled = await outcomes;
       expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
       expect(((settled[0] as PromiseRejectedResult).reason as { code?: string }).code).toBe('57P01');
       expect(b.counts.resent).toBe(0);
@@ -204,12 +206,14 @@ describe('statement batches', () => {
         b.run({ name: 'batch_t_sleep1', text: 'SELECT pg_sleep(1) AS slept', values: [] }),
         b.run({ ...INSERT, values: [2, 'b'] }),
       ];
+      // their outcomes taken at once: they fail while the test waits below
+      const outcomes = Promise.allSettled(waiting);
       await first;
       // this side's socket closed while the backend sleeps in the batch's second statement
       await endBackendRunning(other, 'pg_sleep(1)', async () =>
         (last as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy(),
       );
-      const settled = await Promise.allSettled(waiting);
+      const settled = await outcomes;
       expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
       expect(b.counts.resent).toBe(0);
       // The backend did not know: it ran the rest and committed at the Sync. Sent again, the two

@@ -19,6 +19,20 @@ import { type Callback, callbackFromRow, type CallbackRow, type Round, roundFrom
  * record of a round not final yet stays whatever its age. Answers how many were removed. The
  * records of every later session go a week at a time (dropIdempotencyWeeks).
  */
+/**
+ * One statement of the legacy records' retention: `batch` records older than the first binding (of
+ * the operator of the second and third, or every operator's) whose round is final or gone. The
+ * records are found by `created_at`'s index on the partition (migration 20261207000000): a pass
+ * reads what it removes, not the partition (test/store/legacy-purge-plan.test.ts).
+ */
+export function legacyPurgeSql(batch: number): string {
+  return `DELETE FROM idempotency_records_legacy WHERE ctid = ANY(ARRAY(
+        SELECT k.ctid FROM idempotency_records_legacy k LEFT JOIN rounds r ON r.round_id = k.round_id
+        WHERE k.created_at < ? AND (?::text IS NULL OR k.operator_id = ?)
+          AND (r.round_id IS NULL OR r.status IN (${FINAL_LIST}))
+        LIMIT ${sqlLimit(batch)}))`;
+}
+
 export async function purgeLegacyIdempotencyRecords(
   db: Queryable,
   opts: { olderThan: Date; operatorId?: string | undefined; batch?: number; maxBatches?: number },
@@ -26,14 +40,10 @@ export async function purgeLegacyIdempotencyRecords(
   const batch = opts.batch ?? 5_000;
   let removed = 0;
   for (let i = 0; i < (opts.maxBatches ?? 20); i++) {
-    const res = (await db.raw(
-      `DELETE FROM idempotency_records_legacy WHERE ctid = ANY(ARRAY(
-        SELECT k.ctid FROM idempotency_records_legacy k LEFT JOIN rounds r ON r.round_id = k.round_id
-        WHERE k.created_at < ? AND (?::text IS NULL OR k.operator_id = ?)
-          AND (r.round_id IS NULL OR r.status IN (${FINAL_LIST}))
-        LIMIT ${sqlLimit(batch)}))`,
-      [opts.olderThan, opts.operatorId ?? null, opts.operatorId ?? null],
-    )) as { rowCount?: number; affectedRows?: number };
+    const res = (await db.raw(legacyPurgeSql(batch), [opts.olderThan, opts.operatorId ?? null, opts.operatorId ?? null])) as {
+      rowCount?: number;
+      affectedRows?: number;
+    };
     const n = res.rowCount ?? res.affectedRows ?? 0;
     removed += n;
     if (n < batch) break;
