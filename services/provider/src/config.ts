@@ -25,7 +25,7 @@ function publicBase(v: string): string | null {
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
-/** The hot statements' batches (store/statement-batches.ts, docs/operations.md "PostgreSQL"). */
+/** The hot statements' batches (store/statement-batches.ts, docs/operations.md "Scale"). */
 export const DEFAULT_HOT_BATCHES = { inFlight: 2, maxBatch: 16 } as const;
 
 export const SECRET_KEY_RULE = 'must be 32 bytes written as 64 hex characters (e.g. `openssl rand -hex 32`)';
